@@ -1,0 +1,85 @@
+package holomem
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"time"
+)
+
+// EdgeKind names the relation an edge records. Users may add their own kinds
+// (lower-case letters, digits, '_' and '-').
+type EdgeKind string
+
+// Built-in edge kinds.
+const (
+	// EdgeSimilar links nearest neighbours by embedding; it is the bottom
+	// layer of the HNSW index.
+	EdgeSimilar EdgeKind = "similar_to"
+	// EdgeCausal links a cause to its effect: an issue to the PR or commit that fixed it.
+	EdgeCausal EdgeKind = "causal"
+	// EdgeTemporal links consecutive facts of one session or file history.
+	EdgeTemporal EdgeKind = "temporal"
+	// EdgeSupersedes links a newer fact (From) to the older fact it replaces (To).
+	EdgeSupersedes EdgeKind = "supersedes"
+	// EdgeHNSW holds the upper layers of the HNSW index (weight = layer).
+	EdgeHNSW EdgeKind = "hnsw_upper"
+)
+
+var edgeKindRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+
+// Validate reports whether k is a well-formed kind.
+func (k EdgeKind) Validate() error {
+	if !edgeKindRE.MatchString(string(k)) {
+		return fmt.Errorf("%w: edge kind %q: use 1-64 lower-case letters, digits, '_' or '-', starting with a letter", ErrInvalid, string(k))
+	}
+	return nil
+}
+
+// Edge origins say who made an edge, so doctor can tell when one source stops.
+const (
+	OriginUser   = "user"
+	OriginAuto   = "auto"
+	OriginImport = "import"
+)
+
+// Edge is a typed, weighted link between two facts.
+type Edge struct {
+	From      int64     `json:"from"`
+	To        int64     `json:"to"`
+	Kind      EdgeKind  `json:"kind"`
+	Weight    float64   `json:"weight"`
+	Origin    string    `json:"origin,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Validate reports whether the edge can be stored: known shape, no self-loop,
+// a finite non-negative weight.
+func (e *Edge) Validate() error {
+	if err := e.Kind.Validate(); err != nil {
+		return err
+	}
+	if e.From <= 0 || e.To <= 0 {
+		return fmt.Errorf("%w: edge needs two fact ids, got %d -> %d", ErrInvalid, e.From, e.To)
+	}
+	if e.From == e.To {
+		return fmt.Errorf("%w: an edge from fact %d to itself is a self-loop", ErrInvalid, e.From)
+	}
+	if math.IsNaN(e.Weight) || math.IsInf(e.Weight, 0) || e.Weight < 0 {
+		return fmt.Errorf("%w: edge weight %v must be a finite number >= 0", ErrInvalid, e.Weight)
+	}
+	return validateLabel("origin", e.Origin)
+}
+
+// EdgeFilter selects edges for [Store.FindEdges]. Zero fields do not filter.
+type EdgeFilter struct {
+	// FactID matches edges touching this fact in either direction.
+	FactID int64
+	From   int64
+	To     int64
+	Kinds  []EdgeKind
+	Origin string
+	// Namespace restricts to edges whose endpoints live in it.
+	Namespace string
+	Limit     int
+}

@@ -1,0 +1,21 @@
+package holomem
+
+import "errors"
+
+// Sentinel errors. Every layer wraps them with what it was doing, so callers
+// use errors.Is; transports map them to status codes in one place each.
+var (
+	// ErrNotFound means the fact, edge, entity or model asked for does not exist.
+	ErrNotFound = errors.New("holomem: not found")
+	// ErrInvalid means the caller's input was rejected; the message says what to fix.
+	ErrInvalid = errors.New("holomem: invalid input")
+	// ErrConflict means the write collides with existing data (for example an
+	// external key already used by another fact).
+	ErrConflict = errors.New("holomem: conflict")
+	// ErrNoEmbedder means a semantic operation was asked for but no embedding
+	// model is installed; run `holomem model pull` to get one.
+	ErrNoEmbedder = errors.New("holomem: no embedding model")
+	// ErrSchema means the database file is not a holomem store, or was written
+	// by a newer holomem than this one.
+	ErrSchema = errors.New("holomem: unsupported database")
+)

@@ -1,0 +1,264 @@
+package holomem
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Limits on a fact's fields. They keep one fact a fact: a whole document
+// should be split (the markdown importer does that per section).
+const (
+	// MaxContentBytes is the largest content accepted, in bytes of UTF-8.
+	MaxContentBytes = 256 << 10
+	// MaxTags is the largest number of tags on one fact.
+	MaxTags = 64
+	// MaxLabelBytes bounds category, source, namespace, tags and external keys.
+	MaxLabelBytes = 512
+)
+
+// Default values applied by [Fact.Normalize].
+const (
+	DefaultNamespace = "default"
+	DefaultCategory  = "general"
+	DefaultTrust     = 0.5
+)
+
+// Fact is one remembered piece of text and what holomem knows about it.
+//
+// UpdatedAt is the time of the last content change: temporal decay counts
+// from it, so feedback and metadata edits deliberately do not move it.
+type Fact struct {
+	ID          int64    `json:"id"`
+	Namespace   string   `json:"namespace"`
+	Content     string   `json:"content"`
+	Category    string   `json:"category"`
+	Tags        []string `json:"tags,omitempty"`
+	Source      string   `json:"source,omitempty"`
+	ExternalKey string   `json:"external_key,omitempty"`
+
+	Trust          float64 `json:"trust"`
+	RetrievalCount int64   `json:"retrieval_count"`
+	HelpfulCount   int64   `json:"helpful_count"`
+	UnhelpfulCount int64   `json:"unhelpful_count"`
+
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+
+	// Anchor ties the fact to a file; recall marks it stale when the file changes.
+	Anchor *Anchor `json:"anchor,omitempty"`
+
+	// SupersededBy is the id of the fact that replaced this one, or 0.
+	SupersededBy int64 `json:"superseded_by,omitempty"`
+
+	// Entities are derived from Content by the store (see text.Entities).
+	Entities []string `json:"entities,omitempty"`
+
+	// ModelID names the model that made Embedding ("" when there is none).
+	ModelID   string    `json:"model_id,omitempty"`
+	Embedding []float32 `json:"embedding,omitempty"`
+
+	// HRR is the compact holographic vector (package hrr's encoding). It is
+	// derived data: written by the memory service, never exported.
+	HRR []byte `json:"-"`
+}
+
+// Anchor is a file a fact describes: Path relative to the project root and
+// the SHA-256 (hex) of the file's content when the fact was written.
+type Anchor struct {
+	Path string `json:"path"`
+	Hash string `json:"hash"`
+}
+
+// Normalize fills defaults (namespace, category, trust) and trims labels.
+// It does not touch Content beyond what Validate checks.
+func (f *Fact) Normalize() {
+	f.Namespace = strings.TrimSpace(f.Namespace)
+	if f.Namespace == "" {
+		f.Namespace = DefaultNamespace
+	}
+	f.Category = strings.TrimSpace(f.Category)
+	if f.Category == "" {
+		f.Category = DefaultCategory
+	}
+	f.Source = strings.TrimSpace(f.Source)
+	f.ExternalKey = strings.TrimSpace(f.ExternalKey)
+	f.Tags = NormalizeTags(f.Tags)
+	if f.Trust == 0 && f.ID == 0 {
+		f.Trust = DefaultTrust
+	}
+}
+
+// NormalizeTags trims, lower-cases and de-duplicates tags, keeping their order.
+func NormalizeTags(tags []string) []string {
+	var out []string
+	seen := make(map[string]bool, len(tags))
+	for _, t := range tags {
+		t = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "#")))
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// Validate reports whether the fact can be stored. The error wraps
+// [ErrInvalid] and says what to change.
+func (f *Fact) Validate() error {
+	if err := ValidateContent(f.Content); err != nil {
+		return err
+	}
+	labels := []struct{ name, v string }{
+		{"namespace", f.Namespace}, {"category", f.Category},
+		{"source", f.Source}, {"external key", f.ExternalKey},
+	}
+	for _, l := range labels {
+		if err := validateLabel(l.name, l.v); err != nil {
+			return err
+		}
+	}
+	if len(f.Tags) > MaxTags {
+		return fmt.Errorf("%w: %d tags; at most %d are allowed", ErrInvalid, len(f.Tags), MaxTags)
+	}
+	for _, t := range f.Tags {
+		if err := validateLabel("tag", t); err != nil {
+			return err
+		}
+	}
+	if math.IsNaN(f.Trust) || f.Trust < 0 || f.Trust > 1 {
+		return fmt.Errorf("%w: trust %v is outside 0..1", ErrInvalid, f.Trust)
+	}
+	if f.Anchor != nil && strings.TrimSpace(f.Anchor.Path) == "" {
+		return fmt.Errorf("%w: anchor has an empty path", ErrInvalid)
+	}
+	if len(f.Embedding) > 0 && f.ModelID == "" {
+		return fmt.Errorf("%w: an embedding needs the id of the model that made it", ErrInvalid)
+	}
+	return nil
+}
+
+// ValidateContent checks fact content: non-blank, valid UTF-8, no NUL bytes,
+// at most [MaxContentBytes].
+func ValidateContent(s string) error {
+	if len(s) > MaxContentBytes {
+		return fmt.Errorf("%w: content is %d bytes; the limit is %d: split it into several facts", ErrInvalid, len(s), MaxContentBytes)
+	}
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%w: content is not valid UTF-8 (at byte %d): re-encode it as UTF-8", ErrInvalid, invalidUTF8At(s))
+	}
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return fmt.Errorf("%w: content contains a NUL byte at offset %d", ErrInvalid, i)
+	}
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("%w: content is empty", ErrInvalid)
+	}
+	return nil
+}
+
+func validateLabel(name, v string) error {
+	if len(v) > MaxLabelBytes {
+		return fmt.Errorf("%w: %s is %d bytes; the limit is %d", ErrInvalid, name, len(v), MaxLabelBytes)
+	}
+	if !utf8.ValidString(v) {
+		return fmt.Errorf("%w: %s is not valid UTF-8", ErrInvalid, name)
+	}
+	if strings.ContainsRune(v, 0) {
+		return fmt.Errorf("%w: %s contains a NUL byte", ErrInvalid, name)
+	}
+	return nil
+}
+
+func invalidUTF8At(s string) int {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// FactFilter selects facts for [Store.FindFacts]. Nil and zero fields do not filter.
+type FactFilter struct {
+	Namespace *string
+	Category  *string
+	Tag       *string
+	Source    *string
+	IDs       []int64
+	// AfterID returns facts with a larger id only (keyset paging).
+	AfterID int64
+	// IncludeSuperseded also returns facts that another fact superseded.
+	IncludeSuperseded bool
+	// WithoutEmbeddingFor returns only facts with no vector of this model id.
+	WithoutEmbeddingFor *string
+	// WithEmbedding loads Embedding and ModelID (they are large; off by default).
+	WithEmbedding bool
+	// WithHRR loads the HRR vector.
+	WithHRR bool
+	// Offset and Limit page the result; Limit 0 means no limit.
+	Offset, Limit int
+}
+
+// FactUpdate changes a fact. Nil fields are left alone. Changing Content
+// re-derives entities and the full-text index and restarts decay.
+type FactUpdate struct {
+	Content  *string
+	Category *string
+	Tags     *[]string
+	Source   *string
+	Trust    *float64
+	Anchor   *Anchor
+	// HRR replaces the holographic vector (the memory service sets it with Content).
+	HRR []byte
+}
+
+// Validate checks the update's fields with the same rules as [Fact.Validate].
+func (u FactUpdate) Validate() error {
+	if u.Content != nil {
+		if err := ValidateContent(*u.Content); err != nil {
+			return err
+		}
+	}
+	if u.Trust != nil && (math.IsNaN(*u.Trust) || *u.Trust < 0 || *u.Trust > 1) {
+		return fmt.Errorf("%w: trust %v is outside 0..1", ErrInvalid, *u.Trust)
+	}
+	for _, l := range []*string{u.Category, u.Source} {
+		if l != nil {
+			if err := validateLabel("label", *l); err != nil {
+				return err
+			}
+		}
+	}
+	if u.Tags != nil {
+		if len(*u.Tags) > MaxTags {
+			return fmt.Errorf("%w: %d tags; at most %d are allowed", ErrInvalid, len(*u.Tags), MaxTags)
+		}
+		for _, t := range *u.Tags {
+			if err := validateLabel("tag", t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Feedback adjustments to trust, clamped to 0..1.
+const (
+	HelpfulDelta   = 0.05
+	UnhelpfulDelta = -0.10
+)
+
+// ApplyFeedback returns trust moved by one helpful or unhelpful vote, clamped to 0..1.
+func ApplyFeedback(trust float64, helpful bool) float64 {
+	if helpful {
+		trust += HelpfulDelta
+	} else {
+		trust += UnhelpfulDelta
+	}
+	return math.Round(min(1, max(0, trust))*1e9) / 1e9
+}

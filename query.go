@@ -1,0 +1,183 @@
+package holomem
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// Channel names one independent way of scoring a candidate.
+type Channel string
+
+// The recall channels. Each scores a candidate 0..1.
+const (
+	ChannelFTS      Channel = "fts"      // SQLite FTS5 BM25, normalised
+	ChannelJaccard  Channel = "jaccard"  // token-set overlap
+	ChannelHRR      Channel = "hrr"      // holographic similarity
+	ChannelSemantic Channel = "semantic" // cosine of sentence embeddings
+	ChannelPPR      Channel = "ppr"      // query-seeded Personalized PageRank over edges
+)
+
+// Weights combine channel scores into relevance. They need not sum to 1;
+// the searcher normalises them over the channels that ran.
+type Weights struct {
+	FTS      float64 `json:"fts"`
+	Jaccard  float64 `json:"jaccard"`
+	HRR      float64 `json:"hrr"`
+	Semantic float64 `json:"semantic"`
+	PPR      float64 `json:"ppr,omitempty"`
+}
+
+// DefaultWeights are DESIGN.md's: fts 0.3, jaccard 0.2, hrr 0.2, semantic 0.3.
+func DefaultWeights() Weights {
+	return Weights{FTS: 0.3, Jaccard: 0.2, HRR: 0.2, Semantic: 0.3}
+}
+
+// Redistribute returns the weights to use when some channels cannot run.
+// For the default weights it reproduces the reference tables exactly
+// (no embeddings: 0.45/0.30/0.25/0; no HRR: 0.40/0.20/0/0.40); for other
+// weights the missing share goes to the remaining channels in proportion.
+func (w Weights) Redistribute(semantic, hrr bool) Weights {
+	def := DefaultWeights()
+	base := Weights{w.FTS, w.Jaccard, w.HRR, w.Semantic, 0}
+	if base == def {
+		switch {
+		case !semantic && hrr:
+			return Weights{FTS: 0.45, Jaccard: 0.30, HRR: 0.25, PPR: w.PPR}
+		case semantic && !hrr:
+			return Weights{FTS: 0.40, Jaccard: 0.20, Semantic: 0.40, PPR: w.PPR}
+		}
+	}
+	out := w
+	if !semantic {
+		out.Semantic = 0
+	}
+	if !hrr {
+		out.HRR = 0
+	}
+	kept := out.FTS + out.Jaccard + out.HRR + out.Semantic
+	total := w.FTS + w.Jaccard + w.HRR + w.Semantic
+	if kept > 0 && kept < total {
+		f := total / kept
+		out.FTS, out.Jaccard, out.HRR, out.Semantic = out.FTS*f, out.Jaccard*f, out.HRR*f, out.Semantic*f
+	}
+	return out
+}
+
+// Validate rejects negative or non-finite weights and an all-zero set.
+func (w Weights) Validate() error {
+	sum := 0.0
+	for _, v := range []float64{w.FTS, w.Jaccard, w.HRR, w.Semantic, w.PPR} {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return fmt.Errorf("%w: weight %v must be a finite number >= 0", ErrInvalid, v)
+		}
+		sum += v
+	}
+	if sum == 0 {
+		return fmt.Errorf("%w: all channel weights are zero", ErrInvalid)
+	}
+	return nil
+}
+
+// Default query settings.
+const (
+	DefaultLimit    = 10
+	MaxLimit        = 1000
+	DefaultMinTrust = 0.3
+	MaxQueryBytes   = 16 << 10
+)
+
+// Query asks [Memory.Recall] for facts.
+type Query struct {
+	// Text is the user's query; it is data, never search syntax.
+	Text      string `json:"text"`
+	Namespace string `json:"namespace,omitempty"`
+	// Limit is the number of hits; 0 means DefaultLimit.
+	Limit    int    `json:"limit,omitempty"`
+	Category string `json:"category,omitempty"`
+	// MinTrust drops facts below this trust; nil means DefaultMinTrust.
+	MinTrust *float64 `json:"min_trust,omitempty"`
+	// IncludeSuperseded also returns facts another fact replaced.
+	IncludeSuperseded bool `json:"include_superseded,omitempty"`
+	// Weights overrides the channel weights; nil means DefaultWeights.
+	Weights *Weights `json:"weights,omitempty"`
+	// PPR adds the Personalized PageRank channel seeded by the top hits.
+	PPR bool `json:"ppr,omitempty"`
+	// FollowCausal adds facts reached over causal edges from the hits.
+	FollowCausal bool `json:"follow_causal,omitempty"`
+	// NoTouch leaves retrieval counts alone (for previews and benchmarks).
+	NoTouch bool `json:"no_touch,omitempty"`
+}
+
+// Normalize fills defaults.
+func (q *Query) Normalize() {
+	if strings.TrimSpace(q.Namespace) == "" {
+		q.Namespace = DefaultNamespace
+	}
+	if q.Limit <= 0 {
+		q.Limit = DefaultLimit
+	}
+	if q.MinTrust == nil {
+		t := DefaultMinTrust
+		q.MinTrust = &t
+	}
+}
+
+// Validate rejects queries recall cannot answer.
+func (q *Query) Validate() error {
+	if !utf8.ValidString(q.Text) {
+		return fmt.Errorf("%w: query is not valid UTF-8", ErrInvalid)
+	}
+	if strings.TrimSpace(strings.ReplaceAll(q.Text, "\x00", "")) == "" {
+		return fmt.Errorf("%w: query is empty", ErrInvalid)
+	}
+	if len(q.Text) > MaxQueryBytes {
+		return fmt.Errorf("%w: query is %d bytes; the limit is %d", ErrInvalid, len(q.Text), MaxQueryBytes)
+	}
+	if q.Limit > MaxLimit {
+		return fmt.Errorf("%w: limit %d is above %d", ErrInvalid, q.Limit, MaxLimit)
+	}
+	if q.MinTrust != nil && (math.IsNaN(*q.MinTrust) || *q.MinTrust < 0 || *q.MinTrust > 1) {
+		return fmt.Errorf("%w: min trust %v is outside 0..1", ErrInvalid, *q.MinTrust)
+	}
+	if q.Weights != nil {
+		return q.Weights.Validate()
+	}
+	return nil
+}
+
+// Scores are one hit's per-channel scores, each 0..1 (0 when the channel did not score it).
+type Scores struct {
+	FTS      float64 `json:"fts"`
+	Jaccard  float64 `json:"jaccard"`
+	HRR      float64 `json:"hrr"`
+	Semantic float64 `json:"semantic"`
+	PPR      float64 `json:"ppr,omitempty"`
+}
+
+// Hit is one recalled fact with the explanation of its score:
+// Score = Relevance x Trust x Decay, Relevance = weighted Scores.
+type Hit struct {
+	Fact      *Fact   `json:"fact"`
+	Score     float64 `json:"score"`
+	Relevance float64 `json:"relevance"`
+	Decay     float64 `json:"decay"`
+	Scores    Scores  `json:"scores"`
+	// Via is set when the hit was reached over edges from another hit
+	// (for example the PR that fixed a recalled issue): the path of fact ids.
+	Via []int64 `json:"via,omitempty"`
+	// Stale is set when the fact's anchored file changed or vanished.
+	Stale string `json:"stale,omitempty"`
+}
+
+// Result is a recall answer: the ranked hits and which channels ran.
+type Result struct {
+	Hits []Hit `json:"hits"`
+	// Channels lists the channels that ran, in a fixed order.
+	Channels []Channel `json:"channels"`
+	// Weights are the weights actually used after redistribution.
+	Weights Weights `json:"weights"`
+	// Notes tell the caller about degraded modes ("no embedding model: ...").
+	Notes []string `json:"notes,omitempty"`
+}

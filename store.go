@@ -1,0 +1,170 @@
+package holomem
+
+import (
+	"context"
+	"time"
+)
+
+// Store persists facts, entities and edges. Implementations are safe for
+// concurrent use and serialise their own writes.
+//
+// Stores derive entities and the full-text index themselves (both are pure
+// functions of the content); the holographic vector and the embedding are
+// computed by the caller and passed in Fact.HRR and [Store.SetEmbeddings].
+type Store interface {
+	// CreateFact stores f after normalising and validating it, and fills its
+	// ID, timestamps and entities. When the namespace already holds the same
+	// content (or the same external key) it loads the existing fact into f and
+	// returns created == false. Returns ErrInvalid for bad input.
+	CreateFact(ctx context.Context, f *Fact) (created bool, err error)
+	// CreateFacts stores many facts in one transaction (bulk import), with
+	// the same duplicate rules as CreateFact, and returns which were new.
+	CreateFacts(ctx context.Context, fs []*Fact) (created []bool, err error)
+	// FindFactByID returns ErrNotFound if no fact has that id.
+	FindFactByID(ctx context.Context, id int64) (*Fact, error)
+	// FindFactByExternalKey returns ErrNotFound if the namespace has no such key.
+	FindFactByExternalKey(ctx context.Context, namespace, key string) (*Fact, error)
+	// FindFacts returns the facts matching the filter, ordered by id, and the
+	// total number that match ignoring Offset and Limit.
+	FindFacts(ctx context.Context, filter FactFilter) ([]*Fact, int, error)
+	// UpdateFact applies upd and returns the new fact. Returns ErrNotFound
+	// or ErrInvalid; ErrConflict if new content duplicates another fact.
+	UpdateFact(ctx context.Context, id int64, upd FactUpdate) (*Fact, error)
+	// DeleteFact removes a fact, its entity links and its edges. Returns ErrNotFound.
+	DeleteFact(ctx context.Context, id int64) error
+	// RecordFeedback moves trust by one vote ([ApplyFeedback]) without
+	// touching UpdatedAt. Returns ErrNotFound.
+	RecordFeedback(ctx context.Context, id int64, helpful bool) (*Fact, error)
+	// MarkRetrieved adds one to the retrieval count of each fact.
+	MarkRetrieved(ctx context.Context, ids []int64) error
+	// Supersede records that newer replaces older (a supersedes edge) and
+	// hides older from recall. Returns ErrNotFound or ErrInvalid.
+	Supersede(ctx context.Context, older, newer int64) error
+
+	// SearchText runs the full-text channel: the query is data, never FTS
+	// syntax. It tries all terms first and relaxes to any term when that
+	// finds fewer than limit facts. Scores are BM25 normalised to 0..1.
+	SearchText(ctx context.Context, namespace, query string, limit int) ([]TextMatch, error)
+
+	// FactIDsByEntity returns the ids of facts linked to the entity (aliases
+	// resolved, case-insensitive), ordered by id.
+	FactIDsByEntity(ctx context.Context, namespace, name string) ([]int64, error)
+	// FindEntity resolves a name or alias. Returns ErrNotFound.
+	FindEntity(ctx context.Context, namespace, name string) (*Entity, error)
+	// FindEntities lists entities by fact count (descending, then name).
+	FindEntities(ctx context.Context, namespace string, limit int) ([]*Entity, error)
+	// EntitiesOf returns the entity names linked to each fact.
+	EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string, error)
+	// ScanHRR calls fn with each fact's HRR vector in the namespace (not
+	// superseded unless asked), in id order; fn must not keep v.
+	ScanHRR(ctx context.Context, namespace string, includeSuperseded bool, fn func(id int64, v []byte) error) error
+
+	// SetEmbeddings stores vectors made by model for the given facts.
+	SetEmbeddings(ctx context.Context, model string, vecs map[int64][]float32) error
+	// ScanEmbeddings calls fn with every vector of model in the namespace
+	// ("" = all namespaces) in id order; fn must not keep v.
+	ScanEmbeddings(ctx context.Context, namespace, model string, fn func(id int64, v []float32) error) error
+
+	// CreateEdge stores an edge; created is false if it already existed
+	// (its weight is updated). Returns ErrNotFound for unknown facts.
+	CreateEdge(ctx context.Context, e *Edge) (created bool, err error)
+	// CreateEdges stores many edges in one transaction (imports, graph build).
+	CreateEdges(ctx context.Context, es []*Edge) (created int, err error)
+	// DeleteEdge removes one edge. Returns ErrNotFound.
+	DeleteEdge(ctx context.Context, from, to int64, kind EdgeKind) error
+	// DeleteEdges removes all edges of a kind (graph rebuild) and returns how many.
+	DeleteEdges(ctx context.Context, kind EdgeKind) (int, error)
+	// FindEdges returns matching edges ordered by (from, to, kind).
+	FindEdges(ctx context.Context, filter EdgeFilter) ([]*Edge, error)
+
+	// Stats summarises the store for doctor and stats.
+	Stats(ctx context.Context, namespace string) (*Stats, error)
+	// SetMeta and Meta keep small named values (index state, canary results).
+	SetMeta(ctx context.Context, key, value string) error
+	// Meta returns ErrNotFound if the key was never set.
+	Meta(ctx context.Context, key string) (string, error)
+
+	// Close releases the store.
+	Close() error
+}
+
+// TextMatch is one full-text hit: the fact id and its normalised BM25 score.
+type TextMatch struct {
+	ID    int64
+	Score float64
+}
+
+// Stats describe a store.
+type Stats struct {
+	SchemaVersion int            `json:"schema_version"`
+	Path          string         `json:"path,omitempty"`
+	SizeBytes     int64          `json:"size_bytes"`
+	Facts         int            `json:"facts"`
+	Superseded    int            `json:"superseded"`
+	Entities      int            `json:"entities"`
+	Edges         map[string]int `json:"edges"`
+	Namespaces    map[string]int `json:"namespaces"`
+	Categories    map[string]int `json:"categories"`
+	// Models counts facts with a vector per model id.
+	Models map[string]int `json:"models"`
+	// WithoutHRR counts facts with no holographic vector.
+	WithoutHRR int `json:"without_hrr"`
+	// EdgeActivity counts edges per "kind/origin" created in the last 7
+	// days, the 30 days before and earlier (doctor's liveness check).
+	EdgeActivity []EdgeActivity `json:"edge_activity,omitempty"`
+}
+
+// EdgeActivity is how many edges of one kind and origin were created recently vs before.
+type EdgeActivity struct {
+	Kind     EdgeKind  `json:"kind"`
+	Origin   string    `json:"origin"`
+	Last7d   int       `json:"last_7d"`
+	Prev30d  int       `json:"prev_30d"`
+	Older    int       `json:"older"`
+	Newest   time.Time `json:"newest"`
+	Stalled  bool      `json:"stalled"`
+	Comments string    `json:"comment,omitempty"`
+}
+
+// Embedder turns texts into L2-normalised sentence vectors.
+// Implementations are safe for concurrent use.
+type Embedder interface {
+	// ModelID names the model, its revision and pooling; vectors of
+	// different ids are never compared.
+	ModelID() string
+	// Dim is the vector length.
+	Dim() int
+	// Embed returns one vector per text. It gives up when ctx is done.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Remembered is what [Memory.Remember] reports: the stored (or existing)
+// fact and what write-time hygiene found.
+type Remembered struct {
+	Fact *Fact `json:"fact"`
+	// Created is false when the content already existed in the namespace.
+	Created bool `json:"created"`
+	// NearDuplicates are facts saying nearly the same thing.
+	NearDuplicates []Hit `json:"near_duplicates,omitempty"`
+	// Contradictions are facts about the same entities with different content:
+	// candidates for `supersede`.
+	Contradictions []Hit `json:"contradictions,omitempty"`
+}
+
+// Memory is the agent-facing service: it writes through a [Store], keeps the
+// derived data (HRR, embeddings, in-memory indexes) in sync, and recalls.
+// Implementations are safe for concurrent use.
+type Memory interface {
+	Remember(ctx context.Context, f *Fact) (*Remembered, error)
+	Recall(ctx context.Context, q Query) (*Result, error)
+	Update(ctx context.Context, id int64, upd FactUpdate) (*Fact, error)
+	Forget(ctx context.Context, id int64) error
+	Feedback(ctx context.Context, id int64, helpful bool) (*Fact, error)
+	Supersede(ctx context.Context, older, newer int64) error
+	// Probe returns facts about the entity, ranked by holographic similarity.
+	Probe(ctx context.Context, namespace, entity string, limit int) ([]Hit, error)
+	// Related returns entities structurally connected to the entity.
+	Related(ctx context.Context, namespace, entity string, limit int) ([]EntityHit, error)
+	// Reason returns facts involving all the entities first (score = min over entities).
+	Reason(ctx context.Context, namespace string, entities []string, limit int) ([]Hit, error)
+}
