@@ -1,0 +1,55 @@
+// Package embed is an in-process sentence encoder for BERT and XLM-RoBERTa
+// models in the Hugging Face / sentence-transformers format, written in pure
+// Go (no cgo). It implements holomem.Embedder.
+//
+// # Model
+//
+// A model directory holds config.json (model_type bert, roberta or
+// xlm-roberta; gelu or gelu_new), model.safetensors (F32, F16 or BF16;
+// tensor names with or without the "roberta."/"bert." prefixes), and
+// optionally 1_Pooling/config.json (mean or CLS pooling; mean is the
+// default) and sentence_bert_config.json (max_seq_length). The forward pass
+// is the standard post-LayerNorm encoder: word + position + token-type-0
+// embeddings and LayerNorm, then per layer multi-head self-attention,
+// residual and LayerNorm, a feed-forward block with exact (erf) GELU,
+// residual and LayerNorm; then pooling over the real tokens and L2
+// normalisation. RoBERTa models number positions from pad_token_id+1, BERT
+// models from 0. The output matches ONNX Runtime on the same weights to
+// about 2e-7 (see testdata/*/reference.json and scripts/onnx-ref).
+//
+// # Memory
+//
+// The encoder layers are memory-mapped read-only when they are aligned
+// little-endian F32 (otherwise decoded into the heap), so loading is
+// almost free and the pages are shared with the page cache. The word
+// embedding table (250002 x 384 floats for multilingual MiniLM, 384 MB) is
+// never mapped: each token's row is read with pread, since touching a
+// mapped table pulls whole readahead windows into RSS for every distinct
+// token.
+//
+// # Speed
+//
+// Matrix products use AVX2+FMA assembly kernels on amd64 (selected at run
+// time with golang.org/x/sys/cpu, disabled with the purego build tag or
+// Options.NoSIMD) and a pure-Go fallback elsewhere; both are tested against
+// the reference. Sequences of a batch are packed without padding: attention
+// runs per sequence over its own tokens, which is what a padded batch with
+// an attention mask computes, minus the wasted work. Options.Threads splits
+// the output columns of each product and the attention heads across
+// goroutines.
+//
+// # Lifecycle
+//
+// [Open] reads the configuration and checks the safetensors header; the
+// weights (and the tokenizer, from Options.LoadTokenizer) load on the first
+// Embed and unload after Options.IdleTimeout and on Close.
+//
+// # Caveats
+//
+// Texts are cut to MaxTokens tokens (max_seq_length, 128 for the MiniLM
+// family) and, before tokenising, to 64 bytes per allowed token, so very
+// long inputs cost nothing extra. An empty text is embedded from its
+// special tokens alone, as sentence-transformers does; callers that want to
+// reject empty facts must validate them first. Invalid UTF-8 is replaced
+// with U+FFFD. Token type ids are always 0.
+package embed

@@ -1,0 +1,231 @@
+package embed
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"unsafe"
+
+	"github.com/holomem/holomem"
+)
+
+// linear is a dense layer y = x W^T + b with W stored [out][in], the layout
+// of PyTorch and safetensors, so that every output is a dot product over a
+// contiguous weight row.
+type linear struct {
+	w       []float32
+	b       []float32
+	in, out int
+}
+
+type layerNorm struct {
+	g, b []float32
+}
+
+type layer struct {
+	q, k, v, o linear
+	ln1        layerNorm
+	up, down   linear
+	ln2        layerNorm
+}
+
+// model holds loaded weights. The encoder tensors point into a read-only
+// memory map of model.safetensors when they are little-endian F32 and
+// aligned, and into the heap otherwise; rows of the word-embedding table
+// are read with pread on demand, never mapped. A model is safe for
+// concurrent use once loaded; close must not run concurrently with forward.
+type model struct {
+	cfg     Config
+	f       *os.File
+	mapped  []byte
+	word    tensorInfo
+	pos     []float32 // [MaxPositions][H]
+	typ0    []float32 // token type 0 row [H]
+	embLN   layerNorm
+	layers  []layer
+	k       *kernels
+	threads int
+	// heapBytes counts the tensor bytes copied into the heap.
+	heapBytes int64
+}
+
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// loadModel opens dir/model.safetensors and checks every tensor against cfg.
+func loadModel(dir string, cfg Config, k *kernels, threads int) (m *model, err error) {
+	path := filepath.Join(dir, "model.safetensors")
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("load model: %w", err)
+	}
+	m = &model{cfg: cfg, f: f, k: k, threads: max(threads, 1)}
+	defer func() {
+		if err != nil {
+			m.close()
+			m = nil
+		}
+	}()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("load model: %w", err)
+	}
+	raw, err := readSafetensorsHeader(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("load model %s: %w", path, err)
+	}
+	ts, err := canonicalTensors(raw)
+	if err != nil {
+		return nil, fmt.Errorf("load model %s: %w", path, err)
+	}
+	if littleEndian {
+		// A failed map only costs memory: tensors are then read into the heap.
+		m.mapped, _ = mapFile(f, st.Size())
+	}
+	H, I := cfg.HiddenSize, cfg.IntermediateSize
+	get := func(name string, shape ...int) ([]float32, error) {
+		ti, ok := ts[name]
+		if !ok {
+			return nil, fmt.Errorf("%w: tensor %s missing", holomem.ErrInvalid, name)
+		}
+		if err := checkShape(ti, shape); err != nil {
+			return nil, err
+		}
+		return m.tensor(ti)
+	}
+	var ok bool
+	if m.word, ok = ts["embeddings.word_embeddings.weight"]; !ok {
+		return nil, fmt.Errorf("load model %s: %w: tensor embeddings.word_embeddings.weight missing", path, holomem.ErrInvalid)
+	}
+	if err := checkShape(m.word, []int{cfg.VocabSize, H}); err != nil {
+		return nil, fmt.Errorf("load model %s: %w", path, err)
+	}
+	if m.pos, err = get("embeddings.position_embeddings.weight", cfg.MaxPositions, H); err != nil {
+		return nil, fmt.Errorf("load model %s: %w", path, err)
+	}
+	typ, err := get("embeddings.token_type_embeddings.weight", cfg.TypeVocabSize, H)
+	if err != nil {
+		return nil, fmt.Errorf("load model %s: %w", path, err)
+	}
+	m.typ0 = typ[:H]
+	if m.embLN, err = m.layerNorm(get, "embeddings.LayerNorm", H); err != nil {
+		return nil, fmt.Errorf("load model %s: %w", path, err)
+	}
+	m.layers = make([]layer, cfg.NumLayers)
+	for i := range m.layers {
+		p := fmt.Sprintf("encoder.layer.%d.", i)
+		l := &m.layers[i]
+		for _, d := range []struct {
+			dst     *linear
+			name    string
+			out, in int
+		}{
+			{&l.q, "attention.self.query", H, H},
+			{&l.k, "attention.self.key", H, H},
+			{&l.v, "attention.self.value", H, H},
+			{&l.o, "attention.output.dense", H, H},
+			{&l.up, "intermediate.dense", I, H},
+			{&l.down, "output.dense", H, I},
+		} {
+			if *d.dst, err = m.linear(get, p+d.name, d.out, d.in); err != nil {
+				return nil, fmt.Errorf("load model %s: %w", path, err)
+			}
+		}
+		if l.ln1, err = m.layerNorm(get, p+"attention.output.LayerNorm", H); err != nil {
+			return nil, fmt.Errorf("load model %s: %w", path, err)
+		}
+		if l.ln2, err = m.layerNorm(get, p+"output.LayerNorm", H); err != nil {
+			return nil, fmt.Errorf("load model %s: %w", path, err)
+		}
+	}
+	return m, nil
+}
+
+type getter func(name string, shape ...int) ([]float32, error)
+
+func (m *model) linear(get getter, name string, out, in int) (linear, error) {
+	w, err := get(name+".weight", out, in)
+	if err != nil {
+		return linear{}, err
+	}
+	b, err := get(name+".bias", out)
+	if err != nil {
+		return linear{}, err
+	}
+	return linear{w: w, b: b, in: in, out: out}, nil
+}
+
+func (m *model) layerNorm(get getter, name string, n int) (layerNorm, error) {
+	g, err := get(name+".weight", n)
+	if err != nil {
+		return layerNorm{}, err
+	}
+	b, err := get(name+".bias", n)
+	if err != nil {
+		return layerNorm{}, err
+	}
+	return layerNorm{g: g, b: b}, nil
+}
+
+func checkShape(ti tensorInfo, want []int) error {
+	if elemSize(ti.DType) == 0 {
+		return fmt.Errorf("%w: tensor %s has unsupported dtype %q (want F32, F16 or BF16)", holomem.ErrInvalid, ti.Name, ti.DType)
+	}
+	if len(ti.Shape) != len(want) {
+		return fmt.Errorf("%w: tensor %s has shape %v, config says %v", holomem.ErrInvalid, ti.Name, ti.Shape, want)
+	}
+	for i := range want {
+		if ti.Shape[i] != want[i] {
+			return fmt.Errorf("%w: tensor %s has shape %v, config says %v", holomem.ErrInvalid, ti.Name, ti.Shape, want)
+		}
+	}
+	return nil
+}
+
+// tensor returns the data of ti as float32, viewing the map when it can.
+func (m *model) tensor(ti tensorInfo) ([]float32, error) {
+	n := ti.numel()
+	if n == 0 {
+		return []float32{}, nil
+	}
+	if m.mapped != nil && ti.DType == "F32" && ti.Begin%4 == 0 && ti.End <= int64(len(m.mapped)) {
+		b := m.mapped[ti.Begin:ti.End]
+		return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n), nil
+	}
+	raw := make([]byte, ti.End-ti.Begin)
+	if _, err := m.f.ReadAt(raw, ti.Begin); err != nil {
+		return nil, fmt.Errorf("read tensor %s: %w", ti.Name, err)
+	}
+	out := make([]float32, n)
+	decodeF32(out, raw, ti.DType)
+	m.heapBytes += int64(4 * n)
+	return out, nil
+}
+
+// wordRow reads row id of the word-embedding table into dst; buf is scratch
+// space of at least one row of raw bytes.
+func (m *model) wordRow(dst []float32, id int32, buf []byte) error {
+	es := elemSize(m.word.DType)
+	rowBytes := len(dst) * es
+	off := m.word.Begin + int64(id)*int64(rowBytes)
+	if _, err := m.f.ReadAt(buf[:rowBytes], off); err != nil {
+		return fmt.Errorf("read embedding of token %d: %w", id, err)
+	}
+	decodeF32(dst, buf[:rowBytes], m.word.DType)
+	return nil
+}
+
+// close releases the file and the map. Slices from tensor must not be used
+// afterwards.
+func (m *model) close() error {
+	err := unmapFile(m.mapped)
+	m.mapped = nil
+	m.layers = nil
+	if m.f != nil {
+		if cerr := m.f.Close(); err == nil {
+			err = cerr
+		}
+		m.f = nil
+	}
+	return err
+}
