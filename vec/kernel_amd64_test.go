@@ -43,4 +43,3 @@ func TestDotInt8_KernelsAgree(t *testing.T) {
 		}
 	}
 }
-
