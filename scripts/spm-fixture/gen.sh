@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Regenerates spm/testdata: two SentencePiece Unigram models trained with
+# Debian's spm_train and the ids spm_encode gives for a multilingual test set.
+# Needs: apt-get install -y sentencepiece; /usr/bin/python3.
+# Run from anywhere: scripts/spm-fixture/gen.sh
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="$root/spm/testdata"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+command -v spm_train >/dev/null || { echo "spm_train missing: apt-get install -y sentencepiece" >&2; exit 1; }
+spm_train --version 2>&1 | head -1
+
+/usr/bin/python3 "$here/gen.py" "$work"
+
+# Main fixture: XLM-R style (nmt_nfkc charsmap, <unk>=0 <s>=1 </s>=2, no byte fallback).
+spm_train --input="$work/train.txt" --model_prefix="$work/fixture" \
+  --model_type=unigram --vocab_size=8000 --hard_vocab_limit=false \
+  --normalization_rule_name=nmt_nfkc --character_coverage=0.9995 \
+  --num_threads=2 --random_seed=7 --minloglevel=2 \
+  --shuffle_input_sentence=false --input_sentence_size=0
+
+# Second fixture: identity normalisation, byte fallback, user-defined symbols,
+# whitespace kept as is; small vocabulary so unknown characters are common.
+spm_train --input="$work/train.txt" --model_prefix="$work/bytes" \
+  --model_type=unigram --vocab_size=1500 --hard_vocab_limit=false \
+  --normalization_rule_name=identity --remove_extra_whitespaces=false \
+  --byte_fallback=true --character_coverage=0.98 \
+  --user_defined_symbols='<mask>,@@holo@@,ab' \
+  --num_threads=2 --random_seed=7 --minloglevel=2 \
+  --shuffle_input_sentence=false --input_sentence_size=0
+
+cp "$work/fixture.model" "$work/bytes.model" "$work/sentences.txt" "$work/sentences_bad.txt" "$out/"
+# expected_ids.txt line i holds spm_encode's ids for sentences.txt line i.
+spm_encode --model="$out/fixture.model" --output_format=id < "$out/sentences.txt" > "$out/expected_ids.txt"
+spm_encode --model="$out/fixture.model" --output_format=id < "$out/sentences_bad.txt" > "$out/fixture_bad_ids.txt"
+# The byte-fallback model covers the first 1000 sentences only (keeps testdata < 1 MB).
+head -n 1000 "$out/sentences.txt" | spm_encode --model="$out/bytes.model" --output_format=id > "$out/bytes_ids.txt"
+spm_encode --model="$out/bytes.model" --output_format=id < "$out/sentences_bad.txt" > "$out/bytes_bad_ids.txt"
+
+wc -l "$out"/*.txt
+du -ch "$out"/* | tail -1

@@ -1,0 +1,392 @@
+package spm
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/holomem/holomem"
+)
+
+// hfTokenizer is the part of a Hugging Face tokenizer.json this package
+// reads.
+type hfTokenizer struct {
+	AddedTokens []struct {
+		ID      int    `json:"id"`
+		Content string `json:"content"`
+		Special bool   `json:"special"`
+	} `json:"added_tokens"`
+	Normalizer    *hfComponent `json:"normalizer"`
+	PreTokenizer  *hfComponent `json:"pre_tokenizer"`
+	PostProcessor *hfComponent `json:"post_processor"`
+	Model         struct {
+		Type         string          `json:"type"`
+		UnkID        *int            `json:"unk_id"`
+		ByteFallback bool            `json:"byte_fallback"`
+		Vocab        json.RawMessage `json:"vocab"`
+	} `json:"model"`
+}
+
+// hfComponent is any normalizer, pre-tokenizer or post-processor; each
+// type uses some of the fields.
+type hfComponent struct {
+	Type string `json:"type"`
+
+	// Sequence.
+	Normalizers   []*hfComponent `json:"normalizers"`
+	Pretokenizers []*hfComponent `json:"pretokenizers"`
+	Processors    []*hfComponent `json:"processors"`
+
+	// Precompiled.
+	PrecompiledCharsmap *string `json:"precompiled_charsmap"`
+
+	// Replace.
+	Pattern struct {
+		String *string `json:"String"`
+		Regex  *string `json:"Regex"`
+	} `json:"pattern"`
+	Content string `json:"content"`
+
+	// Metaspace.
+	Replacement    *string `json:"replacement"`
+	AddPrefixSpace *bool   `json:"add_prefix_space"`
+	PrependScheme  string  `json:"prepend_scheme"`
+
+	// TemplateProcessing.
+	Single []struct {
+		SpecialToken *struct {
+			ID string `json:"id"`
+		} `json:"SpecialToken"`
+		Sequence *struct {
+			ID string `json:"id"`
+		} `json:"Sequence"`
+	} `json:"single"`
+	SpecialTokens map[string]struct {
+		IDs []int `json:"ids"`
+	} `json:"special_tokens"`
+
+	// RobertaProcessing and BertProcessing: ["<s>", 0].
+	Cls []json.RawMessage `json:"cls"`
+	Sep []json.RawMessage `json:"sep"`
+}
+
+// FromTokenizerJSON builds a Tokenizer from a Hugging Face tokenizer.json
+// holding a Unigram model converted from SentencePiece (XLM-R's layout:
+// Precompiled normalizer, Metaspace pre-tokenizer, <s> $A </s>
+// post-processor). Native ids and model ids are both vocabulary positions.
+// Files with another model type or with normalizers this package cannot
+// reproduce return an error wrapping holomem.ErrInvalid.
+func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
+	var hf hfTokenizer
+	if err := json.Unmarshal(data, &hf); err != nil {
+		return nil, fmt.Errorf("spm: tokenizer.json: %w: %w", err, holomem.ErrInvalid)
+	}
+	if hf.Model.Type != "Unigram" {
+		return nil, invalidJSON("model type %q is not Unigram", hf.Model.Type)
+	}
+	vocab, err := parseHFVocab(string(hf.Model.Vocab))
+	if err != nil {
+		return nil, err
+	}
+	if hf.Model.UnkID == nil || *hf.Model.UnkID < 0 || *hf.Model.UnkID >= len(vocab) {
+		return nil, invalidJSON("unk_id missing or out of range")
+	}
+	vocab[*hf.Model.UnkID].typ = typeUnknown
+	for _, a := range hf.AddedTokens {
+		if a.ID < 0 || a.ID >= len(vocab) || a.ID == *hf.Model.UnkID || vocab[a.ID].text != a.Content {
+			continue // an added token outside the Unigram vocabulary never comes from text here
+		}
+		if a.Special {
+			vocab[a.ID].typ = typeControl
+		} else {
+			vocab[a.ID].typ = typeUserDefined
+		}
+	}
+	if hf.Model.ByteFallback {
+		for i := range vocab {
+			if _, ok := parseBytePiece(vocab[i].text); ok && vocab[i].typ == typeNormal {
+				vocab[i].typ = typeByte
+			}
+		}
+	}
+
+	var n normalizer
+	if err := n.fromHFNormalizer(hf.Normalizer); err != nil {
+		return nil, err
+	}
+	if err := n.fromHFPreTokenizer(hf.PreTokenizer); err != nil {
+		return nil, err
+	}
+	t, err := newTokenizer(vocab, n, hf.Model.ByteFallback)
+	if err != nil {
+		return nil, err
+	}
+	index := func(s string) int32 {
+		for i := range vocab {
+			if vocab[i].text == s && vocab[i].typ == typeControl {
+				return int32(i)
+			}
+		}
+		return -1
+	}
+	t.bos, t.eos = -1, -1
+	if err := t.fromHFPostProcessor(hf.PostProcessor, len(vocab)); err != nil {
+		return nil, err
+	}
+	if t.bos < 0 && t.eos < 0 {
+		t.bos, t.eos = index("<s>"), index("</s>")
+	}
+	t.pad = max(index("<pad>"), 0)
+	t.vocabSize = len(vocab)
+	return t, nil
+}
+
+func invalidJSON(format string, args ...any) error {
+	return fmt.Errorf("spm: tokenizer.json: %s: %w", fmt.Sprintf(format, args...), holomem.ErrInvalid)
+}
+
+// fromHFNormalizer reads the Precompiled charsmap and the whitespace rule
+// Hugging Face's SentencePiece converter adds.
+func (n *normalizer) fromHFNormalizer(c *hfComponent) error {
+	if c == nil {
+		return nil
+	}
+	switch c.Type {
+	case "Sequence":
+		for _, sub := range c.Normalizers {
+			if err := n.fromHFNormalizer(sub); err != nil {
+				return err
+			}
+		}
+	case "Precompiled":
+		if c.PrecompiledCharsmap == nil || *c.PrecompiledCharsmap == "" {
+			return nil
+		}
+		blob, err := base64.StdEncoding.DecodeString(*c.PrecompiledCharsmap)
+		if err != nil {
+			return invalidJSON("precompiled_charsmap: %v", err)
+		}
+		return n.setCharsmap(string(blob))
+	case "Replace":
+		// The converter's stand-in for remove_extra_whitespaces.
+		if c.Pattern.Regex == nil || *c.Pattern.Regex != " {2,}" {
+			return invalidJSON("unsupported Replace normalizer")
+		}
+		n.removeExtraWS = true
+	case "Strip":
+		n.removeExtraWS = true
+	default:
+		return invalidJSON("unsupported normalizer %q", c.Type)
+	}
+	return nil
+}
+
+// fromHFPreTokenizer reads Metaspace: it escapes spaces as U+2581 and adds
+// the dummy prefix unless told not to.
+func (n *normalizer) fromHFPreTokenizer(c *hfComponent) error {
+	if c == nil {
+		return nil
+	}
+	switch c.Type {
+	case "Sequence":
+		for _, sub := range c.Pretokenizers {
+			if err := n.fromHFPreTokenizer(sub); err != nil {
+				return err
+			}
+		}
+	case "Metaspace":
+		if c.Replacement != nil && *c.Replacement != spaceSymbol {
+			return invalidJSON("Metaspace replacement %q is not U+2581", *c.Replacement)
+		}
+		n.escapeWS = true
+		switch {
+		case c.PrependScheme != "":
+			n.addDummyPrefix = c.PrependScheme != "never"
+		case c.AddPrefixSpace != nil:
+			n.addDummyPrefix = *c.AddPrefixSpace
+		default:
+			n.addDummyPrefix = true
+		}
+	case "WhitespaceSplit":
+		n.removeExtraWS = true
+	default:
+		return invalidJSON("unsupported pre_tokenizer %q", c.Type)
+	}
+	return nil
+}
+
+// fromHFPostProcessor finds the ids of the tokens framing a single
+// sequence.
+func (t *Tokenizer) fromHFPostProcessor(c *hfComponent, size int) error {
+	if c == nil {
+		return nil
+	}
+	inRange := func(id int) (int32, error) {
+		if id < 0 || id >= size {
+			return -1, invalidJSON("post_processor id %d out of range", id)
+		}
+		return int32(id), nil
+	}
+	var err error
+	switch c.Type {
+	case "Sequence":
+		for _, sub := range c.Processors {
+			if err := t.fromHFPostProcessor(sub, size); err != nil {
+				return err
+			}
+		}
+	case "TemplateProcessing":
+		// Expect SpecialToken? Sequence SpecialToken?.
+		seen := false
+		for _, it := range c.Single {
+			if it.Sequence != nil {
+				seen = true
+				continue
+			}
+			if it.SpecialToken == nil {
+				continue
+			}
+			st, ok := c.SpecialTokens[it.SpecialToken.ID]
+			if !ok || len(st.IDs) != 1 {
+				return invalidJSON("template token %q needs exactly one id", it.SpecialToken.ID)
+			}
+			if !seen {
+				t.bos, err = inRange(st.IDs[0])
+			} else {
+				t.eos, err = inRange(st.IDs[0])
+			}
+			if err != nil {
+				return err
+			}
+		}
+	case "RobertaProcessing", "BertProcessing":
+		if t.bos, err = pairID(c.Cls, size); err != nil {
+			return err
+		}
+		if t.eos, err = pairID(c.Sep, size); err != nil {
+			return err
+		}
+	case "ByteLevel":
+	default:
+		return invalidJSON("unsupported post_processor %q", c.Type)
+	}
+	return nil
+}
+
+// pairID reads the id of a ["<s>", 0] pair.
+func pairID(p []json.RawMessage, size int) (int32, error) {
+	var id int
+	if len(p) != 2 || json.Unmarshal(p[1], &id) != nil || id < 0 || id >= size {
+		return -1, invalidJSON("post_processor token %s", p)
+	}
+	return int32(id), nil
+}
+
+// parseHFVocab reads [["piece", score], ...] without encoding/json's
+// per-element reflection: a 250k-entry vocabulary is most of the file.
+// Pieces without escapes are substrings of s.
+func parseHFVocab(s string) ([]piece, error) {
+	p := jsonScanner{s: s}
+	if !p.consume('[') {
+		return nil, invalidJSON("vocab is not an array")
+	}
+	vocab := make([]piece, 0, len(s)/24+1)
+	if p.consume(']') {
+		return nil, invalidJSON("vocab is empty")
+	}
+	for {
+		if !p.consume('[') {
+			return nil, invalidJSON("vocab entry %d is not a pair", len(vocab))
+		}
+		text, ok := p.str()
+		if !ok || !p.consume(',') {
+			return nil, invalidJSON("vocab entry %d: bad piece", len(vocab))
+		}
+		score, ok := p.number()
+		if !ok || !p.consume(']') {
+			return nil, invalidJSON("vocab entry %d: bad score", len(vocab))
+		}
+		vocab = append(vocab, piece{text: text, score: float32(score), typ: typeNormal})
+		if p.consume(']') {
+			break
+		}
+		if !p.consume(',') {
+			return nil, invalidJSON("vocab entry %d: expected , or ]", len(vocab))
+		}
+	}
+	p.space()
+	if p.i != len(s) {
+		return nil, invalidJSON("trailing data after vocab")
+	}
+	return vocab, nil
+}
+
+// jsonScanner reads the few JSON tokens a vocabulary is made of.
+type jsonScanner struct {
+	s string
+	i int
+}
+
+func (p *jsonScanner) space() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonScanner) consume(c byte) bool {
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// str reads a JSON string; escaped ones go through encoding/json.
+func (p *jsonScanner) str() (string, bool) {
+	p.space()
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		return "", false
+	}
+	start := p.i
+	escaped := false
+	for j := start + 1; j < len(p.s); j++ {
+		switch p.s[j] {
+		case '\\':
+			escaped = true
+			j++
+		case '"':
+			p.i = j + 1
+			if !escaped {
+				return p.s[start+1 : j], true
+			}
+			var out string
+			if json.Unmarshal([]byte(p.s[start:j+1]), &out) != nil {
+				return "", false
+			}
+			return out, true
+		}
+	}
+	return "", false
+}
+
+func (p *jsonScanner) number() (float64, bool) {
+	p.space()
+	start := p.i
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || '0' <= c && c <= '9' {
+			p.i++
+			continue
+		}
+		break
+	}
+	v, err := strconv.ParseFloat(p.s[start:p.i], 64)
+	return v, err == nil
+}
