@@ -90,8 +90,13 @@ const (
 
 // Query asks [Memory.Recall] for facts.
 type Query struct {
-	// Text is the user's query; it is data, never search syntax.
-	Text      string `json:"text"`
+	// Text is the user's query; it is data, never search syntax. Full-text
+	// search, Jaccard and HRR read it as given.
+	Text string `json:"text"`
+	// EmbedText, when set, is what the semantic channel embeds instead of
+	// Text: query hygiene puts the expanded, stripped query here (issue
+	// references replaced by the referenced record's text, URLs removed).
+	EmbedText string `json:"embed_text,omitempty"`
 	Namespace string `json:"namespace,omitempty"`
 	// Limit is the number of hits; 0 means DefaultLimit.
 	Limit    int    `json:"limit,omitempty"`
