@@ -168,3 +168,25 @@ type Memory interface {
 	// Reason returns facts involving all the entities first (score = min over entities).
 	Reason(ctx context.Context, namespace string, entities []string, limit int) ([]Hit, error)
 }
+
+// Injection is one run of the prompt hook, logged so doctor can show how
+// often memory was injected, empty, failed or missed its deadline.
+type Injection struct {
+	At        time.Time `json:"at"`
+	Namespace string    `json:"namespace"`
+	// Outcome is "injected", "empty", "timeout" or "failed".
+	Outcome string        `json:"outcome"`
+	Hits    int           `json:"hits"`
+	Took    time.Duration `json:"took_ns"`
+	Detail  string        `json:"detail,omitempty"`
+}
+
+// InjectionStats summarise hook runs since a time: counts per outcome and
+// latency percentiles.
+type InjectionStats struct {
+	Since    time.Time      `json:"since"`
+	Total    int            `json:"total"`
+	Outcomes map[string]int `json:"outcomes"`
+	P50      time.Duration  `json:"p50_ns"`
+	P99      time.Duration  `json:"p99_ns"`
+}
