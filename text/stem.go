@@ -1,0 +1,136 @@
+package text
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+	"github.com/kljensen/snowball/russian"
+)
+
+type script uint8
+
+const (
+	scriptOther script = iota
+	scriptLatin
+	scriptCyrillic
+)
+
+// scriptOf returns the script of a token whose letters are all Latin or all
+// Cyrillic (combining marks allowed), and scriptOther for anything else:
+// mixed scripts, digits, other alphabets, an empty token.
+func scriptOf(tok string) script {
+	sc := scriptOther
+	for _, r := range tok {
+		var this script
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+			this = scriptLatin
+		case r < utf8.RuneSelf:
+			return scriptOther // digits and anything else ASCII
+		case r >= 0x400 && r <= 0x4FF && unicode.IsLetter(r):
+			this = scriptCyrillic
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case unicode.IsLetter(r) && unicode.Is(unicode.Latin, r):
+			this = scriptLatin
+		case unicode.IsLetter(r) && unicode.Is(unicode.Cyrillic, r):
+			this = scriptCyrillic
+		default:
+			return scriptOther
+		}
+		if sc != scriptOther && sc != this {
+			return scriptOther
+		}
+		sc = this
+	}
+	return sc
+}
+
+// Stem returns the Snowball stem of a token: the Russian stemmer for
+// Cyrillic tokens (Ukrainian and other Cyrillic languages included), the
+// English stemmer for Latin ones. Tokens in other scripts, mixed scripts or
+// with digits are returned unchanged. Stem expects a normalised token (see
+// [Tokens]); it never panics and never returns an empty string for a
+// non-empty token.
+func Stem(tok string) string {
+	sc := scriptOf(tok)
+	if sc == scriptOther || utf8.RuneCountInString(tok) <= 2 {
+		return tok
+	}
+	var st string
+	switch sc {
+	case scriptLatin:
+		st = english.Stem(tok, true)
+	case scriptCyrillic:
+		st = russian.Stem(tok, true)
+	}
+	if st == "" || !utf8.ValidString(st) {
+		return tok
+	}
+	return st
+}
+
+// IndexText returns the text the FTS5 index stores for s: the normalised
+// tokens of s followed by the distinct stems that differ from their token,
+// separated by single spaces. Indexing the stems lets inflected forms match
+// ("россию" finds "России") while exact forms, which match both the token
+// and the stem, still rank higher. IndexText is deterministic, so it can
+// back a SQL function used in triggers.
+func IndexText(s string) string {
+	toks := Tokens(s)
+	if len(toks) == 0 {
+		return ""
+	}
+	n := len(toks) - 1
+	for _, t := range toks {
+		n += len(t)
+	}
+	var b strings.Builder
+	b.Grow(n + n/2)
+	for i, t := range toks {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+	}
+	// Stems are deduplicated: a linear scan while few, a map beyond.
+	var added []string
+	var seen map[string]struct{}
+	for _, t := range toks {
+		st := Stem(t)
+		if st == t {
+			continue
+		}
+		if seen != nil {
+			if _, ok := seen[st]; ok {
+				continue
+			}
+			seen[st] = struct{}{}
+		} else {
+			if contains(added, st) {
+				continue
+			}
+			added = append(added, st)
+			if len(added) > 32 {
+				seen = make(map[string]struct{}, 2*len(added))
+				for _, a := range added {
+					seen[a] = struct{}{}
+				}
+			}
+		}
+		b.WriteByte(' ')
+		b.WriteString(st)
+	}
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
