@@ -1,0 +1,36 @@
+package web
+
+import (
+	"fmt"
+	"net"
+	"strings"
+
+	"github.com/holomem/holomem"
+)
+
+// DefaultAddr is where `holomem serve` listens by default: loopback only.
+const DefaultAddr = "127.0.0.1:7777"
+
+// ListenAddrAllowed reports whether the server may listen on addr. Binding
+// anything but a loopback address (127.0.0.0/8, ::1, localhost) exposes the
+// memory to the network, so it is refused without a token. The error wraps
+// holomem.ErrInvalid. Host names other than localhost are not resolved and
+// count as non-loopback.
+func ListenAddrAllowed(addr, token string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%w: listen address %q: %v (use host:port, e.g. %s)", holomem.ErrInvalid, addr, err, DefaultAddr)
+	}
+	if isLoopback(host) || strings.TrimSpace(token) != "" {
+		return nil
+	}
+	return fmt.Errorf("%w: refusing to listen on %q without a token: anyone on the network could read and change the memory; set a token or bind %s", holomem.ErrInvalid, addr, DefaultAddr)
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,128 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/holomem/holomem"
+)
+
+// handleRecallPost runs a recall from a holomem.Query JSON body.
+func (s *Server) handleRecallPost(w http.ResponseWriter, r *http.Request) error {
+	var q holomem.Query
+	if err := s.decodeJSON(w, r, &q); err != nil {
+		return err
+	}
+	q.Namespace = s.namespace(r, q.Namespace)
+	return s.recall(w, r, q)
+}
+
+// handleRecallGet runs a recall from ?q= (the text), ?limit=, ?category=,
+// ?min_trust=, ?ppr=, ?follow_causal= and ?include_superseded=.
+func (s *Server) handleRecallGet(w http.ResponseWriter, r *http.Request) error {
+	v := r.URL.Query()
+	q := holomem.Query{Text: v.Get("q"), Namespace: s.namespace(r, ""), Category: v.Get("category")}
+	var err error
+	if q.Limit, err = queryInt(r, "limit", 0); err != nil {
+		return err
+	}
+	if t := v.Get("min_trust"); t != "" {
+		mt, err := strconv.ParseFloat(t, 64)
+		if err != nil {
+			return fmt.Errorf("%w: min_trust %q is not a number", holomem.ErrInvalid, t)
+		}
+		q.MinTrust = &mt
+	}
+	for name, dst := range map[string]*bool{"ppr": &q.PPR, "follow_causal": &q.FollowCausal, "include_superseded": &q.IncludeSuperseded} {
+		if *dst, err = queryBool(r, name); err != nil {
+			return err
+		}
+	}
+	return s.recall(w, r, q)
+}
+
+func (s *Server) recall(w http.ResponseWriter, r *http.Request, q holomem.Query) error {
+	res, err := s.mem.Recall(r.Context(), q)
+	if err != nil {
+		return fmt.Errorf("recall: %w", err)
+	}
+	res.Hits = slimHits(res.Hits)
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}
+
+// HitList is the body of GET /api/probe and GET /api/reason.
+type HitList struct {
+	Hits []holomem.Hit `json:"hits"`
+}
+
+// EntityList is the body of GET /api/related.
+type EntityList struct {
+	Entities []holomem.EntityHit `json:"entities"`
+}
+
+// entityArgs reads ?entity= (required) and ?limit=.
+func entityArgs(r *http.Request) (entities []string, limit int, err error) {
+	entities = r.URL.Query()["entity"]
+	if len(entities) == 0 {
+		return nil, 0, fmt.Errorf("%w: give ?entity=NAME", holomem.ErrInvalid)
+	}
+	limit, err = queryInt(r, "limit", DefaultResultLimit)
+	if limit == 0 {
+		limit = DefaultResultLimit
+	}
+	return entities, limit, err
+}
+
+func (s *Server) handleProbe(w http.ResponseWriter, r *http.Request) error {
+	es, limit, err := entityArgs(r)
+	if err != nil {
+		return err
+	}
+	hits, err := s.mem.Probe(r.Context(), s.namespace(r, ""), es[0], limit)
+	if err != nil {
+		return fmt.Errorf("probe %q: %w", es[0], err)
+	}
+	writeJSON(w, http.StatusOK, HitList{Hits: slimHits(hits)})
+	return nil
+}
+
+func (s *Server) handleRelated(w http.ResponseWriter, r *http.Request) error {
+	es, limit, err := entityArgs(r)
+	if err != nil {
+		return err
+	}
+	hits, err := s.mem.Related(r.Context(), s.namespace(r, ""), es[0], limit)
+	if err != nil {
+		return fmt.Errorf("related %q: %w", es[0], err)
+	}
+	if hits == nil {
+		hits = []holomem.EntityHit{}
+	}
+	writeJSON(w, http.StatusOK, EntityList{Entities: hits})
+	return nil
+}
+
+// handleReason finds facts involving every ?entity= given.
+func (s *Server) handleReason(w http.ResponseWriter, r *http.Request) error {
+	es, limit, err := entityArgs(r)
+	if err != nil {
+		return err
+	}
+	hits, err := s.mem.Reason(r.Context(), s.namespace(r, ""), es, limit)
+	if err != nil {
+		return fmt.Errorf("reason %q: %w", es, err)
+	}
+	writeJSON(w, http.StatusOK, HitList{Hits: slimHits(hits)})
+	return nil
+}
+
+func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) error {
+	st, err := s.store.Stats(r.Context(), s.namespace(r, ""))
+	if err != nil {
+		return fmt.Errorf("stats: %w", err)
+	}
+	writeJSON(w, http.StatusOK, st)
+	return nil
+}

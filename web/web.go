@@ -1,0 +1,376 @@
+package web
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/holomem/holomem"
+)
+
+// Defaults for [Options].
+const (
+	// DefaultMaxBodyBytes bounds request bodies: 1 MiB holds the largest fact
+	// (256 KiB) with room for JSON escaping.
+	DefaultMaxBodyBytes = 1 << 20
+	// DefaultListLimit is the page size of GET /api/facts without ?limit.
+	DefaultListLimit = 50
+	// DefaultResultLimit is the number of hits probe, related and reason
+	// return without ?limit.
+	DefaultResultLimit = 10
+	// NamespaceHeader selects the namespace of a request when neither the
+	// body nor ?namespace= names one.
+	NamespaceHeader = "X-Holomem-Namespace"
+)
+
+// Options configure a [Server]. The zero value serves the default namespace
+// without authentication.
+type Options struct {
+	// Token, when set, is required as "Authorization: Bearer <token>" on
+	// every endpoint except /healthz (including /mcp).
+	Token string
+	// MaxBodyBytes bounds request bodies in bytes; larger ones get 413.
+	// 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Namespace is used by requests that name none; "" means
+	// holomem.DefaultNamespace.
+	Namespace string
+	// MCP, when set, is served at /mcp (and below) behind the same token
+	// check; mcpserver.Server.Handler provides it.
+	MCP http.Handler
+	// Logger receives internal errors, which clients never see; nil means
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// Server is the HTTP JSON API over a [holomem.Memory] and its
+// [holomem.Store]. It is an http.Handler, safe for concurrent use, and
+// holds no state of its own.
+type Server struct {
+	mem   holomem.Memory
+	store holomem.Store
+	opts  Options
+	log   *slog.Logger
+	mux   *http.ServeMux
+	// tokenSum is the SHA-256 of Options.Token; comparing digests takes the
+	// same time whatever the length of the presented token.
+	tokenSum [sha256.Size]byte
+}
+
+// NewServer returns the API handler. mem answers every memory operation;
+// store serves plain reads (listing, edges, stats) and edge writes.
+func NewServer(mem holomem.Memory, store holomem.Store, opts Options) *Server {
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if strings.TrimSpace(opts.Namespace) == "" {
+		opts.Namespace = holomem.DefaultNamespace
+	}
+	s := &Server{mem: mem, store: store, opts: opts, log: opts.Logger, mux: http.NewServeMux()}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	s.tokenSum = sha256.Sum256([]byte(opts.Token))
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	m := s.mux
+	m.HandleFunc("GET /healthz", s.handleHealth)
+
+	m.Handle("POST /api/facts", s.auth(s.handleCreateFact))
+	m.Handle("GET /api/facts", s.auth(s.handleListFacts))
+	m.Handle("GET /api/facts/{id}", s.auth(s.handleGetFact))
+	m.Handle("PATCH /api/facts/{id}", s.auth(s.handleUpdateFact))
+	m.Handle("DELETE /api/facts/{id}", s.auth(s.handleDeleteFact))
+	m.Handle("POST /api/facts/{id}/feedback", s.auth(s.handleFeedback))
+	m.Handle("GET /api/facts/{id}/edges", s.auth(s.handleFactEdges))
+	m.Handle("POST /api/supersede", s.auth(s.handleSupersede))
+
+	m.Handle("POST /api/recall", s.auth(s.handleRecallPost))
+	m.Handle("GET /api/recall", s.auth(s.handleRecallGet))
+	m.Handle("GET /api/probe", s.auth(s.handleProbe))
+	m.Handle("GET /api/related", s.auth(s.handleRelated))
+	m.Handle("GET /api/reason", s.auth(s.handleReason))
+
+	m.Handle("POST /api/edges", s.auth(s.handleCreateEdge))
+	m.Handle("DELETE /api/edges", s.auth(s.handleDeleteEdge))
+
+	m.Handle("GET /api/stats", s.auth(s.handleStats))
+
+	if s.opts.MCP != nil {
+		m.Handle("/mcp", s.authHandler(s.opts.MCP))
+		m.Handle("/mcp/", s.authHandler(s.opts.MCP))
+	}
+}
+
+// ServeHTTP routes the request. Requests no route matches get the mux's
+// status (404, or 405 with Allow) as a JSON error like every other.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h, pattern := s.mux.Handler(r)
+	if pattern != "" {
+		h.ServeHTTP(w, r)
+		return
+	}
+	rec := &statusRecorder{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	if allow := rec.header.Get("Allow"); allow != "" {
+		w.Header().Set("Allow", allow)
+	}
+	status := rec.status
+	if status == 0 || status == http.StatusOK {
+		status = http.StatusNotFound
+	}
+	code := "not_found"
+	if status == http.StatusMethodNotAllowed {
+		code = "method_not_allowed"
+	}
+	writeJSON(w, status, errorBody{Error: fmt.Sprintf("no endpoint %s %s", r.Method, r.URL.Path), Code: code})
+}
+
+// statusRecorder captures the status and headers the mux writes for a
+// request no route matched.
+type statusRecorder struct {
+	header http.Header
+	status int
+}
+
+func (r *statusRecorder) Header() http.Header         { return r.header }
+func (r *statusRecorder) Write(p []byte) (int, error) { return len(p), nil }
+func (r *statusRecorder) WriteHeader(status int)      { r.status = status }
+
+// apiFunc is an endpoint: it writes its response or returns an error that
+// writeError turns into one.
+type apiFunc func(w http.ResponseWriter, r *http.Request) error
+
+// auth wraps an endpoint with the token check and error mapping.
+func (s *Server) auth(fn apiFunc) http.Handler {
+	return s.authHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := fn(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	}))
+}
+
+// authHandler requires the bearer token when one is configured.
+func (s *Server) authHandler(h http.Handler) http.Handler {
+	if s.opts.Token == "" {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok, ok := bearerToken(r.Header.Get("Authorization"))
+		sum := sha256.Sum256([]byte(tok))
+		if !ok || subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="holomem"`)
+			s.writeError(w, r, errUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// bearerToken extracts the token of an "Authorization: Bearer" header.
+func bearerToken(h string) (string, bool) {
+	const prefix = "bearer "
+	if len(h) < len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
+		return "", false
+	}
+	tok := strings.TrimSpace(h[len(prefix):])
+	return tok, tok != ""
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// Transport errors that are not domain errors.
+var (
+	errUnauthorized = errors.New("missing or wrong bearer token")
+	errTooLarge     = errors.New("request body too large")
+	errBadRequest   = errors.New("bad request")
+)
+
+// errorCodes maps errors to HTTP statuses and stable codes. This is the
+// only place errors become statuses; an error matching none is a 500 whose
+// detail is logged and never sent.
+var errorCodes = []struct {
+	err    error
+	status int
+	code   string
+}{
+	{holomem.ErrNotFound, http.StatusNotFound, "not_found"},
+	{holomem.ErrInvalid, http.StatusBadRequest, "invalid"},
+	{holomem.ErrConflict, http.StatusConflict, "conflict"},
+	{holomem.ErrNoEmbedder, http.StatusServiceUnavailable, "no_embedder"},
+	{errBadRequest, http.StatusBadRequest, "bad_request"},
+	{errTooLarge, http.StatusRequestEntityTooLarge, "too_large"},
+	{errUnauthorized, http.StatusUnauthorized, "unauthorized"},
+	{context.DeadlineExceeded, http.StatusGatewayTimeout, "timeout"},
+}
+
+// errorBody is the JSON of every error response.
+type errorBody struct {
+	Error string `json:"error"`
+	Code  string `json:"code"`
+}
+
+// writeError answers with the status and code errorCodes gives err.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	for _, c := range errorCodes {
+		if errors.Is(err, c.err) {
+			writeJSON(w, c.status, errorBody{Error: strings.ReplaceAll(err.Error(), "holomem: ", ""), Code: c.code})
+			return
+		}
+	}
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		return // the client left; nobody reads the answer
+	}
+	s.log.Error("http api", "method", r.Method, "path", r.URL.Path, "err", err)
+	writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error", Code: "internal"})
+}
+
+// writeJSON writes v as the JSON response body with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.Encode(v) //nolint:errcheck // the status is sent; a failed write means the client left
+}
+
+// decodeJSON reads the body into v: at most MaxBodyBytes, one JSON value,
+// no unknown fields.
+func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	body := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err, s.opts.MaxBodyBytes)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return jsonError(err, s.opts.MaxBodyBytes)
+		}
+		return fmt.Errorf("%w: the body holds more than one JSON value", errBadRequest)
+	}
+	return nil
+}
+
+// jsonError explains a decoding failure in terms a client can fix.
+func jsonError(err error, limit int64) error {
+	var tooBig *http.MaxBytesError
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &tooBig):
+		return fmt.Errorf("%w: the limit is %d bytes", errTooLarge, limit)
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("%w: empty body; send a JSON object", errBadRequest)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w: the JSON body ends early", errBadRequest)
+	case errors.As(err, &syntax):
+		return fmt.Errorf("%w: invalid JSON at byte %d: %v", errBadRequest, syntax.Offset, err)
+	case errors.As(err, &typ):
+		return fmt.Errorf("%w: field %q must be %s, not %s", errBadRequest, typ.Field, typ.Type, typ.Value)
+	default:
+		// Unknown fields ("json: unknown field \"x\"") and the like.
+		return fmt.Errorf("%w: %s", errBadRequest, strings.TrimPrefix(err.Error(), "json: "))
+	}
+}
+
+// namespace picks a request's namespace: the body's (when the endpoint has
+// one), else ?namespace=, else the X-Holomem-Namespace header, else the
+// server's default.
+func (s *Server) namespace(r *http.Request, body string) string {
+	for _, ns := range []string{body, r.URL.Query().Get("namespace"), r.Header.Get(NamespaceHeader)} {
+		if ns = strings.TrimSpace(ns); ns != "" {
+			return ns
+		}
+	}
+	return s.opts.Namespace
+}
+
+// factIn loads a fact and checks that it lives in namespace ns; a fact of
+// another namespace is not found, so nothing leaks across namespaces.
+func (s *Server) factIn(ctx context.Context, ns string, id int64) (*holomem.Fact, error) {
+	f, err := s.store.FindFactByID(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("fact %d: %w", id, err)
+	}
+	if f.Namespace != ns {
+		return nil, fmt.Errorf("fact %d in namespace %q: %w", id, ns, holomem.ErrNotFound)
+	}
+	return f, nil
+}
+
+// pathID parses the {id} path segment.
+func pathID(r *http.Request) (int64, error) {
+	return parseID("id", r.PathValue("id"))
+}
+
+func parseID(name, v string) (int64, error) {
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, fmt.Errorf("%w: %s %q is not a positive integer", holomem.ErrInvalid, name, v)
+	}
+	return id, nil
+}
+
+// queryInt parses an optional integer parameter; def when absent.
+func queryInt(r *http.Request, name string, def int) (int, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%w: %s %q is not a non-negative integer", holomem.ErrInvalid, name, v)
+	}
+	return n, nil
+}
+
+// queryBool parses an optional boolean parameter (1, true, yes, ...).
+func queryBool(r *http.Request, name string) (bool, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return false, nil
+	}
+	switch strings.ToLower(v) {
+	case "1", "t", "true", "yes", "on":
+		return true, nil
+	case "0", "f", "false", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("%w: %s %q is not a boolean", holomem.ErrInvalid, name, v)
+}
+
+// slim returns f without its vectors: clients have no use for them and a
+// 384-float embedding is most of a response.
+func slim(f *holomem.Fact) *holomem.Fact {
+	if f == nil || (len(f.Embedding) == 0 && f.HRR == nil) {
+		return f
+	}
+	c := *f
+	c.Embedding = nil
+	c.HRR = nil
+	return &c
+}
+
+func slimHits(hs []holomem.Hit) []holomem.Hit {
+	if hs == nil {
+		return []holomem.Hit{}
+	}
+	for i := range hs {
+		hs[i].Fact = slim(hs[i].Fact)
+	}
+	return hs
+}
