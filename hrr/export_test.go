@@ -1,0 +1,4 @@
+package hrr
+
+// RaceEnabled lets the external tests shrink their slowest loops under -race.
+const RaceEnabled = raceEnabled

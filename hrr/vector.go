@@ -1,0 +1,162 @@
+package hrr
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// Vector is a holographic vector: Dim phases in radians, each in [0, 2π).
+// Phase i stands for the unit complex number e^(i·θ), so a Vector is a point
+// on the Dim-dimensional torus and every component has magnitude 1.
+//
+// Functions taking Vectors panic when a length is not Dim: that is a
+// programmer error, like a wrong dimension passed to any vector math. Data
+// from outside goes through [Unmarshal], which returns an error instead.
+type Vector []float64
+
+// twoPi is one full turn.
+const twoPi = 2 * math.Pi
+
+// wrap maps an angle to [0, 2π).
+func wrap(x float64) float64 {
+	if x >= 0 && x < twoPi {
+		return x
+	}
+	x = math.Mod(x, twoPi)
+	if x < 0 {
+		x += twoPi
+	}
+	if x >= twoPi { // -tiny + 2π rounds up to 2π
+		x = 0
+	}
+	return x
+}
+
+func assertDim(vs ...Vector) {
+	for _, v := range vs {
+		if len(v) != Dim {
+			panic(fmt.Sprintf("hrr: vector has %d phases, want %d", len(v), Dim))
+		}
+	}
+}
+
+// Bind returns a ⊛ b: the phases added component-wise. For unit phasors this
+// is exactly circular convolution (multiplication in the frequency domain),
+// and it is invertible: Unbind(Bind(a, b), b) == a. The result is nearly
+// orthogonal to both a and b.
+func Bind(a, b Vector) Vector {
+	assertDim(a, b)
+	out := make(Vector, Dim)
+	for i := range out {
+		out[i] = wrap(a[i] + b[i])
+	}
+	return out
+}
+
+// Unbind returns a with b's phases subtracted, the exact inverse of [Bind].
+// Unbinding from a bundle is only approximate: Unbind(Bundle(Bind(x, r), n),
+// r) is x plus the noise of the other terms, which is why recovered vectors
+// must be cleaned up against a codebook (see [Related]).
+func Unbind(a, b Vector) Vector {
+	assertDim(a, b)
+	out := make(Vector, Dim)
+	for i := range out {
+		out[i] = wrap(a[i] - b[i])
+	}
+	return out
+}
+
+// Bundle superposes vectors with equal weights: see [BundleWeighted].
+func Bundle(vs ...Vector) Vector {
+	return BundleWeighted(vs, nil)
+}
+
+// BundleWeighted superposes vectors: per component it sums the unit phasors
+// weights[j]·e^(i·vs[j][i]) and keeps the angle of the sum. A nil weights
+// means weight 1 for every vector; otherwise it must have len(vs) entries.
+//
+// The magnitude of the sum is discarded, so a bundle is again a phase vector
+// and can be bound, bundled or stored like an atom. The price is that a
+// bundle does not remember how many terms it holds or how strongly each
+// component agreed: similarity to a member falls off as about
+// 0.89·w/sqrt(Σw²−w²) (w the member's weight), which is what limits capacity
+// (see the package documentation). A component whose phasors cancel exactly
+// gets phase 0. Bundling no vectors returns the all-zero vector.
+func BundleWeighted(vs []Vector, weights []float64) Vector {
+	if weights != nil && len(weights) != len(vs) {
+		panic(fmt.Sprintf("hrr: %d weights for %d vectors", len(weights), len(vs)))
+	}
+	assertDim(vs...)
+	re := make([]float64, Dim)
+	im := make([]float64, Dim)
+	for j, v := range vs {
+		w := 1.0
+		if weights != nil {
+			w = weights[j]
+		}
+		for i, th := range v {
+			s, c := math.Sincos(th)
+			re[i] += float64(w * c)
+			im[i] += float64(w * s)
+		}
+	}
+	out := make(Vector, Dim)
+	for i := range out {
+		out[i] = wrap(math.Atan2(im[i], re[i]))
+	}
+	return out
+}
+
+// Similarity returns the mean of cos(a[i] − b[i]): 1 for equal vectors, about
+// 0 ± 1/sqrt(2·Dim) for unrelated ones, −1 for opposite ones. It is the real
+// part of the normalised inner product of the two phasor vectors.
+func Similarity(a, b Vector) float64 {
+	assertDim(a, b)
+	var s float64
+	for i := range a {
+		s += math.Cos(a[i] - b[i])
+	}
+	return s / Dim
+}
+
+// cos16 returns a table of cos(2π·k/65536); sin(x) is cos at k − 16384.
+// 512 KiB, built on first use because only encoders need it.
+var cos16 = sync.OnceValue(func() *[1 << phaseBits]float64 {
+	var t [1 << phaseBits]float64
+	for k := range t {
+		t[k] = math.Cos(float64(k) * radPerUnit16)
+	}
+	return &t
+})
+
+// accumulator sums weighted phasors of bound 16-bit atoms.
+type accumulator struct {
+	re, im [Dim]float64
+	tab    *[1 << phaseBits]float64
+}
+
+func newAccumulator() *accumulator {
+	return &accumulator{tab: cos16()}
+}
+
+// addBound adds w·e^(i(a+r)) per component: the phasor of Bind(a, r).
+func (acc *accumulator) addBound(a, r *phase16, w float64) {
+	t := acc.tab
+	for i := range Dim {
+		p := a[i] + r[i]
+		// The explicit conversions forbid fused multiply-add, so every
+		// platform rounds alike and stored vectors are bit-identical.
+		acc.re[i] += float64(w * t[p])
+		acc.im[i] += float64(w * t[uint16(p-(1<<(phaseBits-2)))])
+	}
+}
+
+// vector returns the phases of the sum.
+func (acc *accumulator) vector() Vector {
+	out := make(Vector, Dim)
+	for i := range out {
+		out[i] = wrap(math.Atan2(acc.im[i], acc.re[i]))
+	}
+	return out
+}
