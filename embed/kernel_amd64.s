@@ -14,12 +14,15 @@ TEXT ·dot4x3AVX2(SB), NOSPLIT, $0-48
 	SHLQ $2, R9
 	MOVQ n+32(FP), CX
 	SHLQ $2, CX
-	MOVQ out+40(FP), DX
 	LEAQ (SI)(R8*1), R10
 	LEAQ (R10)(R8*1), R11
 	LEAQ (R11)(R8*1), R12
 	LEAQ (DI)(R9*1), R13
 	LEAQ (R13)(R9*1), BX
+	// DX walks the next block of weight rows (contiguous when ws == n),
+	// two cache lines per iteration, so it is in cache when the caller
+	// moves on to it. PREFETCH never faults past the end of the matrix.
+	LEAQ (R12)(R8*1), DX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -35,6 +38,8 @@ TEXT ·dot4x3AVX2(SB), NOSPLIT, $0-48
 	XORQ AX, AX
 
 loop43:
+	PREFETCHT0 (DX)(AX*4)
+	PREFETCHT0 64(DX)(AX*4)
 	VMOVUPS (DI)(AX*1), Y12
 	VMOVUPS (R13)(AX*1), Y13
 	VMOVUPS (BX)(AX*1), Y14
@@ -57,6 +62,8 @@ loop43:
 	ADDQ $32, AX
 	CMPQ AX, CX
 	JLT  loop43
+
+	MOVQ out+40(FP), DX
 
 	// Row 0: Y0..Y3 -> out[0:4].
 	VHADDPS Y1, Y0, Y0

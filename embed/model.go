@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"unsafe"
 
 	"github.com/holomem/holomem"
@@ -30,15 +31,16 @@ type layer struct {
 	ln2        layerNorm
 }
 
-// model holds loaded weights. The encoder tensors point into a read-only
-// memory map of model.safetensors when they are little-endian F32 and
-// aligned, and into the heap otherwise; rows of the word-embedding table
-// are read with pread on demand, never mapped. A model is safe for
-// concurrent use once loaded; close must not run concurrently with forward.
+// model holds loaded weights. The encoder tensors are read into one arena
+// (anonymous memory with huge pages, see allocArena) and converted to
+// float32; rows of the word-embedding table are read with pread on demand,
+// never mapped. A model is safe for concurrent use once loaded; close must
+// not run concurrently with forward.
 type model struct {
 	cfg     Config
 	f       *os.File
-	mapped  []byte
+	arena   []float32
+	arenaB  []byte // the mapping behind arena, nil if on the Go heap
 	word    tensorInfo
 	pos     []float32 // [MaxPositions][H]
 	typ0    []float32 // token type 0 row [H]
@@ -46,8 +48,6 @@ type model struct {
 	layers  []layer
 	k       *kernels
 	threads int
-	// heapBytes counts the tensor bytes copied into the heap.
-	heapBytes int64
 }
 
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
@@ -78,9 +78,15 @@ func loadModel(dir string, cfg Config, k *kernels, threads int) (m *model, err e
 	if err != nil {
 		return nil, fmt.Errorf("load model %s: %w", path, err)
 	}
-	if littleEndian {
-		// A failed map only costs memory: tensors are then read into the heap.
-		m.mapped, _ = mapFile(f, st.Size())
+	// One arena for every tensor but the word embeddings.
+	total := 0
+	for name, ti := range ts {
+		if name != "embeddings.word_embeddings.weight" && elemSize(ti.DType) > 0 && isEncoderTensor(name) {
+			total += ti.numel()
+		}
+	}
+	if m.arena, m.arenaB, err = allocArena(total); err != nil {
+		m.arena = make([]float32, total)
 	}
 	H, I := cfg.HiddenSize, cfg.IntermediateSize
 	get := func(name string, shape ...int) ([]float32, error) {
@@ -182,23 +188,35 @@ func checkShape(ti tensorInfo, want []int) error {
 	return nil
 }
 
-// tensor returns the data of ti as float32, viewing the map when it can.
+// isEncoderTensor reports whether the canonical name is one loadModel reads
+// into the arena.
+func isEncoderTensor(name string) bool {
+	return strings.HasPrefix(name, "embeddings.") || strings.HasPrefix(name, "encoder.layer.")
+}
+
+// tensor reads ti into the next free part of the arena as float32.
 func (m *model) tensor(ti tensorInfo) ([]float32, error) {
 	n := ti.numel()
-	if n == 0 {
-		return []float32{}, nil
+	if n > len(m.arena) {
+		return nil, fmt.Errorf("%w: tensor %s does not fit the arena", holomem.ErrInvalid, ti.Name)
 	}
-	if m.mapped != nil && ti.DType == "F32" && ti.Begin%4 == 0 && ti.End <= int64(len(m.mapped)) {
-		b := m.mapped[ti.Begin:ti.End]
-		return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n), nil
+	out := m.arena[:n:n]
+	m.arena = m.arena[n:]
+	if n == 0 {
+		return out, nil
+	}
+	if ti.DType == "F32" && littleEndian {
+		raw := unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*n)
+		if _, err := m.f.ReadAt(raw, ti.Begin); err != nil {
+			return nil, fmt.Errorf("read tensor %s: %w", ti.Name, err)
+		}
+		return out, nil
 	}
 	raw := make([]byte, ti.End-ti.Begin)
 	if _, err := m.f.ReadAt(raw, ti.Begin); err != nil {
 		return nil, fmt.Errorf("read tensor %s: %w", ti.Name, err)
 	}
-	out := make([]float32, n)
 	decodeF32(out, raw, ti.DType)
-	m.heapBytes += int64(4 * n)
 	return out, nil
 }
 
@@ -218,9 +236,9 @@ func (m *model) wordRow(dst []float32, id int32, buf []byte) error {
 // close releases the file and the map. Slices from tensor must not be used
 // afterwards.
 func (m *model) close() error {
-	err := unmapFile(m.mapped)
-	m.mapped = nil
-	m.layers = nil
+	m.layers, m.pos, m.typ0, m.embLN, m.arena = nil, nil, nil, layerNorm{}, nil
+	err := freeArena(m.arenaB)
+	m.arenaB = nil
 	if m.f != nil {
 		if cerr := m.f.Close(); err == nil {
 			err = cerr
