@@ -1,0 +1,151 @@
+package text_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/holomem/holomem/text"
+)
+
+// ents renders entities compactly for comparison: "kind:Name" or
+// "alias:Name=Alias1|Alias2".
+func ents(es []text.Entity) []string {
+	var out []string
+	for _, e := range es {
+		s := string(e.Kind) + ":" + e.Name
+		if len(e.Aliases) > 0 {
+			s += "=" + strings.Join(e.Aliases, "|")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestEntities(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"Empty", "", nil},
+		{"Lowercase", "nothing to see here.", nil},
+		{"ProperSingle", "I met Alice yesterday.", []string{"proper:Alice"}},
+		{"ProperPhrase", "Alice Smith moved to New York last year.", []string{"proper:Alice Smith", "proper:New York"}},
+		{"ProperSentenceStart", "The server is down. We restarted it. This works.", nil},
+		{"ProperAfterStopword", "The Beatles played in Hamburg.", []string{"proper:Beatles", "proper:Hamburg"}},
+		{"ProperParticle", "She works at Bank of America.", []string{"proper:Bank of America"}},
+		{"ProperPossessive", "Bob's laptop broke.", []string{"proper:Bob"}},
+		{"ProperAcronym", "We deploy to AWS with Terraform.", []string{"proper:AWS", "proper:Terraform"}},
+		{"ProperNoJoinAcrossPunct", "Alice, Bob. Carol", []string{"proper:Alice", "proper:Bob", "proper:Carol"}},
+		{"ProperRu", "Это важно: Иван Петров живёт в Санкт-Петербурге.", []string{"proper:Иван Петров", "proper:Санкт-Петербурге"}},
+		{"ProperRuStarter", "Мы используем Москву как пример. Это всё.", []string{"proper:Москву"}},
+		{"ProperDedupe", "alice met ALICE and Alice", []string{"proper:ALICE"}},
+		{"QuotedEn", `She said "deploy on Fridays" twice.`, []string{"quoted:deploy on Fridays", "proper:Fridays"}},
+		{"QuotedRu", "Проект «Голопамять» запущен.", []string{"proper:Проект", "quoted:Голопамять"}},
+		{"QuotedCurly", "Use the “blue-green” strategy and 'canary' too.", []string{"quoted:blue-green", "quoted:canary"}},
+		{"QuotedTooLong", `"` + strings.Repeat("x", 61) + `"`, nil},
+		{"QuotedApostrophe", "don't do it, it's Bob's", []string{"proper:Bob"}},
+		{"AliasAka", "Robert aka Bob runs ops.", []string{"alias:Robert=Bob"}},
+		{"AliasAKADots", "Kubernetes a.k.a. K8s is everywhere.", []string{"alias:Kubernetes=K8s"}},
+		{"AliasParen", "Holographic Memory (aka HoloMem) stores facts.", []string{"alias:Holographic Memory=HoloMem"}},
+		{"AliasMerge", "Alice joined. Alice aka Ally left.", []string{"alias:Alice=Ally"}},
+		{"AliasCode", "holo_mem aka hm, x aka `y`", []string{"alias:holo_mem=hm", "alias:x=y"}},
+		{"AliasRu", "Пётр aka Петя пришёл.", []string{"alias:Пётр=Петя"}},
+		{"Tag", "ship it #release #v2 #проект", []string{"tag:#release", "tag:#v2", "tag:#проект"}},
+		{"TagNotCSharp", "C# and a#b", nil},
+		{"Issue", "fixes #123 and GH-45, see owner/repo#7.", []string{"issue:#123", "issue:#45", "issue:owner/repo#7"}},
+		{"IssueCommitPrefix", "fix(module #4409): handle nil", []string{"issue:#4409"}},
+		{"IssueURL", "see https://github.com/holomem/holomem/pull/12 and https://example.com/x_y", []string{"issue:holomem/holomem#12"}},
+		{"IssueHTMLEntity", "&#123; is a brace", nil},
+		{"Path", "edit cmd/holomem/main.go and ./x.yaml, then /etc/nginx/nginx.conf and README.md.", []string{"path:cmd/holomem/main.go", "path:./x.yaml", "path:/etc/nginx/nginx.conf", "path:README.md"}},
+		{"PathNot", "and/or 1/2 e.g. Node.js example.com", []string{"proper:Node"}},
+		{"PathDotfile", "copy .env.example to .env", []string{"path:.env"}},
+		{"PathRu", "Файл config/app.toml лежит в ~/holomem", []string{"proper:Файл", "path:config/app.toml", "path:~/holomem"}},
+		{"Identifier", "call http.ListenAndServe, max_retries, parseConfig and foo() with os.Open", []string{"identifier:http.ListenAndServe", "identifier:max_retries", "identifier:parseConfig", "identifier:foo()", "identifier:os.Open"}},
+		{"IdentifierCall", `use fmt.Println("x") or json.dumps(data)`, []string{"identifier:fmt.Println()", "identifier:json.dumps()"}},
+		{"IdentifierNotCommit", "feat(api): add endpoint", nil},
+		{"IdentifierPascal", "The HoloMem struct uses FactID.", []string{"identifier:HoloMem", "identifier:FactID"}},
+		{"IdentifierCodeSpan", "run `holomem` with `--json` and `cmd/x.go`", []string{"identifier:holomem", "identifier:--json", "path:cmd/x.go"}},
+		{"IdentifierRu", "Функция parse_config читает файл.", []string{"proper:Функция", "identifier:parse_config"}},
+		{"Mixed", `Alice (aka "Al") fixed #42 in store/sqlite.go via CreateFact.`, []string{"alias:Alice=Al", "issue:#42", "path:store/sqlite.go", "identifier:CreateFact"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ents(text.Entities(tt.in))
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("Entities(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEntityKey(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"  Alice   Smith ", "alice smith"},
+		{"ЁЖИК\tв тумане", "ежик в тумане"},
+		{"", ""},
+		{"a\x00b", "a b"},
+	} {
+		if got := text.EntityKey(tt.in); got != tt.want {
+			t.Errorf("EntityKey(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestEntities_limits(t *testing.T) {
+	var b strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&b, "#tag%d ", i)
+	}
+	b.WriteString(strings.Repeat("Abcdef ", 50) + `"` + strings.Repeat("я", 59) + `"`)
+	es := text.Entities(b.String())
+	if got, want := len(es), text.MaxEntities; got != want {
+		t.Fatalf("got %d entities, want %d", got, want)
+	}
+	long := text.Entities(strings.Repeat("Ж", 59) + " aka " + strings.Repeat("Щ", 59))
+	for _, e := range long {
+		for _, n := range append([]string{e.Name}, e.Aliases...) {
+			if len(n) > text.MaxEntityName || !utf8.ValidString(n) {
+				t.Errorf("name %q: %d bytes, valid %v", n, len(n), utf8.ValidString(n))
+			}
+		}
+	}
+}
+
+var entitySeeds = []string{
+	"", "Alice Smith aka Al met Bob in New York.", `He said "hi" and «привет» and 'yo' and “ok”.`,
+	"fix(module #4409): handle nil in cmd/holomem/main.go", "owner/repo#12 GH-3 #tag #123 C# &#1;",
+	"https://github.com/a/b/issues/9 http.ListenAndServe foo() snake_case camelCase",
+	"Это Москва. Мы в Санкт-Петербурге, «Голопамять» aka ГП", "aka", "a.k.a.", "X aka", "aka Y",
+	"\"", "«", "'", "`", "``", "```go\nx\n```", "#", "#-", "/", "./", "~/", "a//b", "\xff\xfe Alice \x00 Bob",
+	"(((((", "foo(", "foo(bar", ")))", strings.Repeat("Abc ", 40), strings.Repeat("\"a\" ", 100),
+}
+
+func FuzzEntities(f *testing.F) {
+	for _, s := range entitySeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		es := text.Entities(s)
+		if len(es) > text.MaxEntities {
+			t.Fatalf("%d entities", len(es))
+		}
+		keys := make(map[string]bool)
+		for _, e := range es {
+			for _, n := range append([]string{e.Name}, e.Aliases...) {
+				if n == "" || len(n) > text.MaxEntityName || !utf8.ValidString(n) || strings.TrimSpace(n) != n {
+					t.Fatalf("Entities(%q): bad name %q in %+v", s, n, e)
+				}
+			}
+			k := text.EntityKey(e.Name)
+			if keys[k] {
+				t.Fatalf("Entities(%q): duplicate key %q", s, k)
+			}
+			keys[k] = true
+			if (e.Kind == text.EntityAlias) != (len(e.Aliases) > 0) {
+				t.Fatalf("Entities(%q): kind %s with aliases %q", s, e.Kind, e.Aliases)
+			}
+		}
+	})
+}
