@@ -1,0 +1,258 @@
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/holomem/holomem"
+)
+
+// GitOptions tune [Git]. The zero value imports all of HEAD's history
+// without temporal links.
+type GitOptions struct {
+	// Name is the repository name in commit keys ("git:<name>@<sha>").
+	// Empty means "owner/repo" when origin is on GitHub, else the base name
+	// of the work tree.
+	Name string
+	// Rev is the revision whose history is read; empty means HEAD.
+	Rev string
+	// MaxCount limits the number of commits read (newest first); 0 means all.
+	MaxCount int
+	// Temporal adds a temporal link from each commit to the next later
+	// commit that touched the same file.
+	Temporal bool
+	// MaxFilesPerCommit skips temporal links for commits touching more
+	// files than this (vendoring, mass renames), which would otherwise
+	// link everything to everything; 0 means DefaultMaxFilesPerCommit.
+	MaxFilesPerCommit int
+	// GitPath is the git binary; empty means "git" on PATH.
+	GitPath string
+}
+
+// DefaultMaxFilesPerCommit is [GitOptions.MaxFilesPerCommit]'s default.
+const DefaultMaxFilesPerCommit = 50
+
+// GitKey returns the external key of a commit: "git:<name>@<sha>".
+func GitKey(name, sha string) string { return "git:" + name + "@" + sha }
+
+// Git record and field separators (ASCII RS and US): they do not occur in
+// commit messages written by people. A message that does contain one
+// breaks only its own commit, which is skipped.
+const (
+	gitRS = "\x1e"
+	gitUS = "\x1f"
+)
+
+var remoteGitHubRE = regexp.MustCompile(`github\.com[:/]([\w.-]+/[\w.-]+?)(?:\.git)?/?$`)
+
+// Git imports the history of the repository at repoPath by running
+// `git log`. Each commit becomes a fact (content subject + body, category
+// "commit", key [GitKey], CreatedAt its author date). Issue references in
+// messages become causal links to the commit (From = the issue, To = the
+// commit): closing keywords ("Fixes #12"), bare #N references read as in
+// PR titles, GH-N, owner/repo#N and issue URLs. The issue's key is
+// [GitHubKey] when origin is a GitHub remote, else "issue:#N". With
+// opts.Temporal, commits touching the same file are linked in time order.
+//
+// A path that is not a git repository gives an error wrapping
+// holomem.ErrInvalid; a repository without commits imports nothing. The
+// command stops when ctx is done.
+func Git(ctx context.Context, repoPath string, fn func(Record) error, opts GitOptions) (Summary, error) {
+	var sum Summary
+	gitBin := cmpOr(opts.GitPath, "git")
+	run := func(args ...string) (string, error) {
+		cmd := exec.CommandContext(ctx, gitBin, append([]string{"-C", repoPath}, args...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
+		}
+		return strings.TrimSpace(string(out)), nil
+	}
+	top, err := run("rev-parse", "--show-toplevel")
+	if err != nil {
+		if ctx.Err() != nil {
+			return sum, ctx.Err()
+		}
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			return sum, fmt.Errorf("%w: %s is not a git repository (%v)", holomem.ErrInvalid, repoPath, err)
+		}
+		return sum, fmt.Errorf("git import: %w", err)
+	}
+	rev := cmpOr(opts.Rev, "HEAD")
+	if _, err := run("rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
+		if opts.Rev == "" {
+			return sum, nil // no commits yet
+		}
+		return sum, fmt.Errorf("%w: git import: no commit %q in %s", holomem.ErrInvalid, rev, repoPath)
+	}
+	ghRepo := ""
+	if u, err := run("remote", "get-url", "origin"); err == nil {
+		if m := remoteGitHubRE.FindStringSubmatch(u); m != nil {
+			ghRepo = m[1]
+		}
+	}
+	name := cmpOr(opts.Name, ghRepo, path.Base(strings.ReplaceAll(top, "\\", "/")))
+
+	args := []string{"-C", repoPath, "-c", "core.quotepath=off", "log", "--no-color", "--no-renames",
+		"--format=" + gitRS + "%H" + gitUS + "%aI" + gitUS + "%an" + gitUS + "%B" + gitUS, "--name-only"}
+	if opts.MaxCount > 0 {
+		args = append(args, "--max-count="+strconv.Itoa(opts.MaxCount))
+	}
+	args = append(args, rev, "--")
+	cmd := exec.CommandContext(ctx, gitBin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return sum, fmt.Errorf("git log: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return sum, fmt.Errorf("git log: %w", err)
+	}
+	p := gitParser{name: name, ghRepo: ghRepo, opts: opts, lastByFile: map[string]string{}}
+	perr := p.parse(stdout, &sum, fn)
+	if perr != nil {
+		_ = cmd.Process.Kill()
+		_, _ = io.Copy(io.Discard, stdout)
+	}
+	werr := cmd.Wait()
+	if perr != nil {
+		return sum, perr
+	}
+	if ctx.Err() != nil {
+		return sum, ctx.Err()
+	}
+	if werr != nil {
+		return sum, fmt.Errorf("git log: %w: %s", werr, strings.TrimSpace(stderr.String()))
+	}
+	return sum, nil
+}
+
+// gitParser turns `git log` output into records.
+type gitParser struct {
+	name, ghRepo string
+	opts         GitOptions
+	lastByFile   map[string]string // file -> key of the newest commit seen touching it
+	n            int
+}
+
+func splitRS(data []byte, atEOF bool) (int, []byte, error) {
+	if i := bytes.IndexByte(data, gitRS[0]); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+// parse reads commits separated by RS from r.
+func (p *gitParser) parse(r io.Reader, sum *Summary, fn func(Record) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	sc.Split(splitRS)
+	for sc.Scan() {
+		chunk := sc.Text()
+		if strings.TrimSpace(chunk) == "" {
+			continue
+		}
+		p.n++
+		rec, why := p.record(chunk)
+		if why != "" {
+			sum.skip("", p.n, "commit %d: %s", p.n, why)
+			continue
+		}
+		if err := sum.emit(fn, rec); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read git log: %w", err)
+	}
+	return nil
+}
+
+func (p *gitParser) issueKey(repo string, n int) string {
+	if repo == "" {
+		repo = p.ghRepo
+	}
+	if repo == "" {
+		return "issue:#" + strconv.Itoa(n)
+	}
+	return GitHubKey(repo, n)
+}
+
+// record parses "sha US date US author US message US \n files".
+func (p *gitParser) record(chunk string) (Record, string) {
+	parts := strings.Split(chunk, gitUS)
+	if len(parts) != 5 {
+		return Record{}, "malformed log entry (a separator byte in the message?)"
+	}
+	sha, date, msg, files := strings.TrimSpace(parts[0]), parts[1], parts[3], parts[4]
+	if len(sha) < 7 {
+		return Record{}, "no commit hash"
+	}
+	when, err := time.Parse(time.RFC3339, strings.TrimSpace(date))
+	if err != nil {
+		return Record{}, fmt.Sprintf("commit %s: bad author date %q", sha, date)
+	}
+	msg = cleanText(msg, MaxRecordContent)
+	if msg == "" {
+		msg = "(no message) " + sha
+	}
+	key := GitKey(p.name, sha)
+	rec := Record{Key: key, Fact: &holomem.Fact{
+		Content: msg, Category: CategoryCommit, Source: SourceGit, ExternalKey: key,
+		CreatedAt: when, UpdatedAt: when,
+	}}
+
+	var ls linkSet
+	add := func(refs []issueRef) {
+		for _, r := range refs {
+			ls.add(p.issueKey(r.Repo, r.Num), key, holomem.EdgeCausal, r.Reason)
+		}
+	}
+	add(keywordRefs(msg))
+	add(ghRefs(msg))
+	for _, line := range strings.Split(msg, "\n") {
+		add(titleRefs(line, ReasonRef))
+	}
+
+	if p.opts.Temporal {
+		var touched []string
+		for _, f := range strings.Split(files, "\n") {
+			if f = strings.TrimSpace(f); f != "" {
+				touched = append(touched, f)
+			}
+		}
+		limit := p.opts.MaxFilesPerCommit
+		if limit <= 0 {
+			limit = DefaultMaxFilesPerCommit
+		}
+		// git log walks newest first: the commit seen last for a file is
+		// the next later change to it.
+		for _, f := range touched {
+			if len(touched) <= limit {
+				if later, ok := p.lastByFile[f]; ok {
+					ls.add(key, later, holomem.EdgeTemporal, ReasonSameFile)
+				}
+			}
+			p.lastByFile[f] = key
+		}
+	}
+	rec.Links = ls.links
+	return rec, ""
+}
