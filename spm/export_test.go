@@ -2,6 +2,10 @@ package spm
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"strings"
 	"encoding/base64"
 	"encoding/json"
 )
@@ -80,3 +84,83 @@ func ConvertToTokenizerJSON(model []byte) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// SynthModel returns a serialized XLM-R layout ModelProto with n pieces:
+// <unk>, <s>, </s>, then distinct random pieces over several scripts with
+// descending scores, and the nmt_nfkc charsmap of testdata/fixture.model.
+// It stands in for the real 250k-piece model in load benchmarks.
+func SynthModel(n int, charsmap []byte) []byte {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabets := [][]rune{
+		[]rune("abcdefghijklmnopqrstuvwxyz"),
+		[]rune("абвгдежзийклмнопрстуфхцчшщыьэюя"),
+		[]rune("的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可"),
+		[]rune("αβγδεζηθικλμνξοπρστυφχψω"),
+	}
+	var b []byte
+	var scratch []byte
+	addPiece := func(text string, score float32, typ int) {
+		scratch = scratch[:0]
+		scratch = appendTag(scratch, 1, 2)
+		scratch = appendVarint(scratch, uint64(len(text)))
+		scratch = append(scratch, text...)
+		scratch = appendTag(scratch, 2, 5)
+		scratch = binary.LittleEndian.AppendUint32(scratch, math.Float32bits(score))
+		if typ != 1 {
+			scratch = appendTag(scratch, 3, 0)
+			scratch = appendVarint(scratch, uint64(typ))
+		}
+		b = appendTag(b, 1, 2)
+		b = appendVarint(b, uint64(len(scratch)))
+		b = append(b, scratch...)
+	}
+	addPiece("<unk>", 0, 2)
+	addPiece("<s>", 0, 3)
+	addPiece("</s>", 0, 3)
+	seen := map[string]bool{}
+	for len(seen) < n-3 {
+		a := alphabets[rng.IntN(len(alphabets))]
+		var sb strings.Builder
+		if rng.IntN(2) == 0 {
+			sb.WriteString("▁")
+		}
+		for range 1 + rng.IntN(8) {
+			sb.WriteRune(a[rng.IntN(len(a))])
+		}
+		if s := sb.String(); !seen[s] {
+			seen[s] = true
+			addPiece(s, -float32(len(seen))/float32(n)*15-1, 1)
+		}
+	}
+	var ts []byte
+	ts = appendTag(ts, 3, 0)
+	ts = appendVarint(ts, 1)
+	ts = appendTag(ts, 43, 0)
+	ts = appendVarint(ts, math.MaxUint64) // pad_id -1
+	b = appendTag(b, 2, 2)
+	b = appendVarint(b, uint64(len(ts)))
+	b = append(b, ts...)
+	var ns []byte
+	ns = appendTag(ns, 1, 2)
+	ns = appendVarint(ns, 8)
+	ns = append(ns, "nmt_nfkc"...)
+	ns = appendTag(ns, 2, 2)
+	ns = appendVarint(ns, uint64(len(charsmap)))
+	ns = append(ns, charsmap...)
+	b = appendTag(b, 3, 2)
+	b = appendVarint(b, uint64(len(ns)))
+	return append(b, ns...)
+}
+
+// Charsmap returns the precompiled charsmap of a serialized model.
+func Charsmap(model []byte) ([]byte, error) {
+	m, err := parseModelProto(string(model))
+	if err != nil {
+		return nil, err
+	}
+	return []byte(m.charsmap), nil
+}
+
+func appendTag(b []byte, field, typ int) []byte { return appendVarint(b, uint64(field<<3|typ)) }
+
+func appendVarint(b []byte, v uint64) []byte { return binary.AppendUvarint(b, v) }

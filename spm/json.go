@@ -21,10 +21,10 @@ type hfTokenizer struct {
 	PreTokenizer  *hfComponent `json:"pre_tokenizer"`
 	PostProcessor *hfComponent `json:"post_processor"`
 	Model         struct {
-		Type         string          `json:"type"`
-		UnkID        *int            `json:"unk_id"`
-		ByteFallback bool            `json:"byte_fallback"`
-		Vocab        json.RawMessage `json:"vocab"`
+		Type         string `json:"type"`
+		UnkID        *int   `json:"unk_id"`
+		ByteFallback bool   `json:"byte_fallback"`
+		// The vocabulary is read by parseHFVocab.
 	} `json:"model"`
 }
 
@@ -78,16 +78,15 @@ type hfComponent struct {
 // Files with another model type or with normalizers this package cannot
 // reproduce return an error wrapping holomem.ErrInvalid.
 func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
-	var hf hfTokenizer
-	if err := json.Unmarshal(data, &hf); err != nil {
-		return nil, fmt.Errorf("spm: tokenizer.json: %w: %w", err, holomem.ErrInvalid)
+	hf, vocab, err := parseHF(string(data))
+	if err != nil {
+		return nil, err
 	}
 	if hf.Model.Type != "Unigram" {
 		return nil, invalidJSON("model type %q is not Unigram", hf.Model.Type)
 	}
-	vocab, err := parseHFVocab(string(hf.Model.Vocab))
-	if err != nil {
-		return nil, err
+	if len(vocab) == 0 {
+		return nil, invalidJSON("vocab is missing or empty")
 	}
 	if hf.Model.UnkID == nil || *hf.Model.UnkID < 0 || *hf.Model.UnkID >= len(vocab) {
 		return nil, invalidJSON("unk_id missing or out of range")
@@ -283,15 +282,148 @@ func pairID(p []json.RawMessage, size int) (int32, error) {
 	return int32(id), nil
 }
 
-// parseHFVocab reads [["piece", score], ...] without encoding/json's
+// parseHF walks the top level of a tokenizer.json. The vocabulary, most
+// of a 17 MB file, is read by a dedicated scanner in one pass; the small
+// parts go through encoding/json. Parts this package does not use are
+// skipped after a structural check.
+func parseHF(s string) (*hfTokenizer, []piece, error) {
+	hf := new(hfTokenizer)
+	var vocab []piece
+	p := jsonScanner{s: s}
+	field := func(dst any) error {
+		raw, ok := p.skip()
+		if !ok {
+			return invalidJSON("malformed JSON at byte %d", p.i)
+		}
+		if err := json.Unmarshal([]byte(raw), dst); err != nil {
+			return fmt.Errorf("spm: tokenizer.json: %w: %w", err, holomem.ErrInvalid)
+		}
+		return nil
+	}
+	err := p.object(func(key string) error {
+		switch key {
+		case "added_tokens":
+			return field(&hf.AddedTokens)
+		case "normalizer":
+			return field(&hf.Normalizer)
+		case "pre_tokenizer":
+			return field(&hf.PreTokenizer)
+		case "post_processor":
+			return field(&hf.PostProcessor)
+		case "model":
+			return p.object(func(key string) error {
+				switch key {
+				case "type":
+					return field(&hf.Model.Type)
+				case "unk_id":
+					return field(&hf.Model.UnkID)
+				case "byte_fallback":
+					return field(&hf.Model.ByteFallback)
+				case "vocab":
+					if p.peek() != '[' {
+						return field(new(any)) // another model's vocabulary; the type check rejects it
+					}
+					var err error
+					vocab, err = p.vocab()
+					return err
+				}
+				return field(new(json.RawMessage))
+			})
+		}
+		if _, ok := p.skip(); !ok {
+			return invalidJSON("malformed JSON at byte %d", p.i)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	p.space()
+	if p.i != len(s) {
+		return nil, nil, invalidJSON("trailing data at byte %d", p.i)
+	}
+	return hf, vocab, nil
+}
+
+// object reads a JSON object, calling fn with the scanner on each value.
+func (p *jsonScanner) object(fn func(key string) error) error {
+	if !p.consume('{') {
+		return invalidJSON("expected an object at byte %d", p.i)
+	}
+	if p.consume('}') {
+		return nil
+	}
+	for {
+		key, ok := p.str()
+		if !ok || !p.consume(':') {
+			return invalidJSON("malformed object key at byte %d", p.i)
+		}
+		if err := fn(key); err != nil {
+			return err
+		}
+		if p.consume('}') {
+			return nil
+		}
+		if !p.consume(',') {
+			return invalidJSON("expected , or } at byte %d", p.i)
+		}
+	}
+}
+
+func (p *jsonScanner) peek() byte {
+	p.space()
+	if p.i < len(p.s) {
+		return p.s[p.i]
+	}
+	return 0
+}
+
+// skip steps over one JSON value and returns its text. It checks nesting
+// and strings, not every detail of literals; values that are used are
+// decoded by encoding/json, which checks the rest.
+func (p *jsonScanner) skip() (string, bool) {
+	p.space()
+	start := p.i
+	depth := 0
+	for p.i < len(p.s) {
+		switch c := p.s[p.i]; c {
+		case '"':
+			if _, ok := p.str(); !ok {
+				return "", false
+			}
+			if depth == 0 {
+				return p.s[start:p.i], true
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 { // the end of a literal that closes its container
+				return p.s[start:p.i], p.i > start
+			}
+			depth--
+			if depth == 0 {
+				p.i++
+				return p.s[start:p.i], true
+			}
+		case ',', ':', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return p.s[start:p.i], p.i > start
+			}
+		}
+		p.i++
+	}
+	return p.s[start:p.i], depth == 0 && p.i > start
+}
+
+// vocab reads [["piece", score], ...] without encoding/json's
 // per-element reflection: a 250k-entry vocabulary is most of the file.
 // Pieces without escapes are substrings of s.
-func parseHFVocab(s string) ([]piece, error) {
-	p := jsonScanner{s: s}
+func (p *jsonScanner) vocab() ([]piece, error) {
 	if !p.consume('[') {
 		return nil, invalidJSON("vocab is not an array")
 	}
-	vocab := make([]piece, 0, len(s)/24+1)
+	vocab := make([]piece, 0, (len(p.s)-p.i)/24+1)
 	if p.consume(']') {
 		return nil, invalidJSON("vocab is empty")
 	}
@@ -314,10 +446,6 @@ func parseHFVocab(s string) ([]piece, error) {
 		if !p.consume(',') {
 			return nil, invalidJSON("vocab entry %d: expected , or ]", len(vocab))
 		}
-	}
-	p.space()
-	if p.i != len(s) {
-		return nil, invalidJSON("trailing data after vocab")
 	}
 	return vocab, nil
 }

@@ -53,7 +53,7 @@ func (n *normalizer) setCharsmap(blob string) error {
 	for i := range n.units {
 		n.units[i] = binary.LittleEndian.Uint32([]byte(trie[4*i : 4*i+4]))
 	}
-	n.repl = body[size:]
+	n.repl = strings.Clone(body[size:]) // do not pin the whole model file
 	return nil
 }
 

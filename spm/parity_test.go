@@ -76,16 +76,14 @@ func fixtures(tb testing.TB) (fromModel, fromJSON *spm.Tokenizer) {
 	return fixtureSPM, fixtureJSON
 }
 
-// toFairseq maps SentencePiece ids of an XLM-R layout model to model ids.
+// toFairseq frames SentencePiece ids of an XLM-R layout model as model ids:
+// <s>, fairseq ids (<unk> 0 -> 3, others +1), </s>.
 func toFairseq(ids []int) []int32 {
 	out := []int32{0}
 	for _, id := range ids {
-		switch id {
-		case 0:
+		if id == 0 {
 			out = append(out, 3)
-		case 1, 2:
-			out = append(out, int32(1-id+1)*0+map[int]int32{1: 0, 2: 2}[id])
-		default:
+		} else {
 			out = append(out, int32(id+1))
 		}
 	}

@@ -28,7 +28,7 @@ const (
 // sentencepiece model they follow fairseq's dictionary (see the package
 // documentation), so both files of one model give the same model ids.
 type Tokenizer struct {
-	vocab    []piece // by native id
+	vocab    []vocabEntry // by native id
 	pieces   *trie   // normal, user-defined and unused pieces -> native id
 	norm     normalizer
 	unkID    int32
@@ -45,6 +45,13 @@ type Tokenizer struct {
 	vocabSize int     // number of model ids
 
 	scratch sync.Pool // *encodeScratch
+}
+
+// vocabEntry is what encoding needs of a piece. The piece text lives only
+// in the trie, so the loaded file is not kept in memory.
+type vocabEntry struct {
+	score float32
+	typ   pieceType
 }
 
 // encodeScratch is per-call working memory, pooled across calls.
@@ -150,12 +157,13 @@ const (
 
 // newTokenizer builds the parts shared by both file formats.
 func newTokenizer(vocab []piece, n normalizer, byteFallback bool) (*Tokenizer, error) {
-	t := &Tokenizer{vocab: vocab, norm: n, unkID: -1, byteFallback: byteFallback}
+	t := &Tokenizer{vocab: make([]vocabEntry, len(vocab)), norm: n, unkID: -1, byteFallback: byteFallback}
 	keys := make([]string, 0, len(vocab))
 	vals := make([]int32, 0, len(vocab))
 	var user []string
 	for i := range vocab {
 		p := &vocab[i]
+		t.vocab[i] = vocabEntry{score: p.score, typ: p.typ}
 		if p.text == "" {
 			return nil, corruptf("piece %d is empty", i)
 		}
@@ -197,7 +205,7 @@ func newTokenizer(vocab []piece, n normalizer, byteFallback bool) (*Tokenizer, e
 			t.byteIDs[b] = int32(i)
 		}
 	}
-	t.minScore, t.maxScore = scoreRange(vocab)
+	t.minScore, t.maxScore = scoreRange(t.vocab)
 	return t, nil
 }
 

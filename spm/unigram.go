@@ -53,10 +53,9 @@ func (t *Tokenizer) viterbi(ids []int32, norm string, best []bestPath) ([]int32,
 				single = t.relax(best, start, i, nd.val, here, mblen) || single
 			}
 			if nd.tail >= 0 {
-				k := t.pieces.keys[nd.tail]
-				rest := k[nd.depth:]
+				rest, v := t.pieces.tailOf(nd)
 				if size-i >= len(rest) && norm[i:i+len(rest)] == rest {
-					single = t.relax(best, start, i+len(rest), t.pieces.vals[nd.tail], here, mblen) || single
+					single = t.relax(best, start, i+len(rest), v, here, mblen) || single
 				}
 				break
 			}
@@ -127,7 +126,7 @@ func (t *Tokenizer) relax(best []bestPath, start, end int, id int32, here float3
 // scoreRange returns the lowest and highest score of normal pieces, with
 // SentencePiece's starting values FLT_MAX and FLT_MIN (the smallest
 // positive float, so an all-negative vocabulary gets max = FLT_MIN).
-func scoreRange(vocab []piece) (lo, hi float32) {
+func scoreRange(vocab []vocabEntry) (lo, hi float32) {
 	lo, hi = math.MaxFloat32, 0x1p-126 // FLT_MAX, FLT_MIN
 	for i := range vocab {
 		if vocab[i].typ == typeNormal {

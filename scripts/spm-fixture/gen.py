@@ -130,7 +130,9 @@ def main():
     test = ["", " ", "   ", "\t", "a", "▁", "▁▁x", " leading", "trailing ", "in  between   spaces",
             "ﬁ", "Ⅻ", "①②③", "ＡＢＣ ｄｅｆ", "e\u0301", "\u200d", "👩🏽‍💻", "\u00a0\u00a0nbsp\u00a0",
             "tab\there", "\ufeffbom", "\ud7ff\ue000", "שלום עולם", "مرحبا بالعالم", "한국어", "⅓ ㎞ ㍿",
-            "x" * 300, "ab" * 200, " ".join(["word"] * 100)]
+            "x" * 300, "ab" * 200, " ".join(["word"] * 100),
+            "<mask>", "a<mask>b", "hi @@holo@@ there", "<s> literal </s> <unk> <pad>", "<0x41>",
+            "▁<mask>▁", "ﬁ<mask>", "@@holo@@@@holo@@", "\u2581\u2581\u2581"]
     while len(test) < 3500:
         s = sentence(odd=R.random() < 0.6)
         if s not in seen:

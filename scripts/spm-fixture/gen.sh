@@ -15,9 +15,12 @@ command -v spm_train >/dev/null || { echo "spm_train missing: apt-get install -y
 spm_train --version 2>&1 | head -1
 
 /usr/bin/python3 "$here/gen.py" "$work"
+# Relative paths: the model records its input and prefix, and the fixture
+# should not depend on the temporary directory name.
+cd "$work"
 
 # Main fixture: XLM-R style (nmt_nfkc charsmap, <unk>=0 <s>=1 </s>=2, no byte fallback).
-spm_train --input="$work/train.txt" --model_prefix="$work/fixture" \
+spm_train --input=train.txt --model_prefix=fixture \
   --model_type=unigram --vocab_size=8000 --hard_vocab_limit=false \
   --normalization_rule_name=nmt_nfkc --character_coverage=0.9995 \
   --num_threads=2 --random_seed=7 --minloglevel=2 \
@@ -25,7 +28,7 @@ spm_train --input="$work/train.txt" --model_prefix="$work/fixture" \
 
 # Second fixture: identity normalisation, byte fallback, user-defined symbols,
 # whitespace kept as is; small vocabulary so unknown characters are common.
-spm_train --input="$work/train.txt" --model_prefix="$work/bytes" \
+spm_train --input=train.txt --model_prefix=bytes \
   --model_type=unigram --vocab_size=1500 --hard_vocab_limit=false \
   --normalization_rule_name=identity --remove_extra_whitespaces=false \
   --byte_fallback=true --character_coverage=0.98 \
