@@ -2,12 +2,12 @@ package spm
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"strings"
-	"encoding/base64"
-	"encoding/json"
 )
 
 // ConvertToTokenizerJSON turns an XLM-R style SentencePiece model into the

@@ -29,7 +29,7 @@ const (
 // documentation), so both files of one model give the same model ids.
 type Tokenizer struct {
 	vocab    []vocabEntry // by native id
-	pieces   *trie   // normal, user-defined and unused pieces -> native id
+	pieces   *trie        // normal, user-defined and unused pieces -> native id
 	norm     normalizer
 	unkID    int32
 	minScore float32

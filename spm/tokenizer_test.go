@@ -161,7 +161,7 @@ func TestFromTokenizerJSON_Roberta(t *testing.T) {
 	}{
 		{"", []int32{0, 2}},
 		{"   ", []int32{0, 2}},
-		{"ab", []int32{0, 7, 2}},        // ▁ab (-5.5) beats ▁a b (-7)
+		{"ab", []int32{0, 7, 2}},             // ▁ab (-5.5) beats ▁a b (-7)
 		{"  a   b ", []int32{0, 5, 4, 6, 2}}, // spaces collapse; trailing one goes
 		{`"q"`, []int32{0, 4, 8, 2}},
 		{"<s>", []int32{0, 4, 3, 2}}, // special tokens are not read from text
