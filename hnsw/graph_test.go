@@ -148,7 +148,7 @@ func TestGraph_ErrDim(t *testing.T) {
 // neighbour: the query equal to a stored vector must rank it first. coder/hnsw
 // v0.6.1 fails this 5 times in 100.
 func TestGraph_SelfFind(t *testing.T) {
-	n := size(5000, 1500)
+	n := size(5000, 1000)
 	vecs := clustered(1, n, 384, n/50, 0.75)
 	ids := seqIDs(n)
 	g := mustBuild(t, ids, vecs, hnsw.Config{}, 2)
@@ -163,7 +163,7 @@ func TestGraph_SelfFind(t *testing.T) {
 	}
 	t.Run("Add", func(t *testing.T) {
 		// The one-by-one path too, on a smaller set.
-		m := min(n, 1000)
+		m := size(1000, 300)
 		g := mustNew(t, 384, hnsw.Config{})
 		for i := range m {
 			if err := g.Add(ids[i], vecs[i]); err != nil {
@@ -180,7 +180,7 @@ func TestGraph_SelfFind(t *testing.T) {
 }
 
 func TestGraph_Recall(t *testing.T) {
-	n := size(10_000, 2000)
+	n := size(10_000, 1500)
 	const nq, k = 200, 10
 	all := clustered(2, n+nq, 384, max(n/10, 10), 0.75)
 	vecs, queries := all[:n], all[n:]
