@@ -1,0 +1,293 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/holomem/holomem"
+)
+
+// linkEntities derives the entities of content, creates the missing ones
+// and their aliases, links them to the fact and returns their names in
+// order of appearance. A name that is an alias of a known entity links to
+// that entity.
+func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, error) {
+	var names []string
+	linked := make(map[int64]bool)
+	for _, e := range entities(content) {
+		key := entityKey(e.Name)
+		if key == "" {
+			continue
+		}
+		id, name, err := w.resolveEntity(namespace, key)
+		if err != nil {
+			return nil, err
+		}
+		if id == 0 {
+			res, err := w.exec("INSERT INTO entities (namespace, name, key) VALUES (?, ?, ?)", namespace, e.Name, key)
+			if err != nil {
+				return nil, fmt.Errorf("create entity %q: %w", e.Name, err)
+			}
+			if id, err = res.LastInsertId(); err != nil {
+				return nil, err
+			}
+			name = e.Name
+		}
+		for _, a := range e.Aliases {
+			ak := entityKey(a)
+			if ak == "" || ak == key {
+				continue
+			}
+			if _, err := w.exec("INSERT OR IGNORE INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES (?, ?, ?, ?)", id, namespace, a, ak); err != nil {
+				return nil, fmt.Errorf("create alias %q: %w", a, err)
+			}
+		}
+		if linked[id] {
+			continue
+		}
+		linked[id] = true
+		if _, err := w.exec("INSERT OR IGNORE INTO fact_entities (fact_id, entity_id, pos) VALUES (?, ?, ?)", factID, id, len(names)); err != nil {
+			return nil, fmt.Errorf("link entity %q: %w", e.Name, err)
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+// resolveEntity finds the entity whose key or alias key is key; id 0 when none.
+func (w *wtx) resolveEntity(namespace, key string) (int64, string, error) {
+	var id int64
+	var name string
+	err := w.queryRow(`SELECT id, name FROM entities WHERE namespace = ? AND key = ?
+		UNION ALL
+		SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
+		WHERE a.namespace = ? AND a.alias_key = ?
+		LIMIT 1`, namespace, key, namespace, key).Scan(&id, &name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil
+	}
+	return id, name, err
+}
+
+// unlinkEntities removes a fact's entity links and returns the entity ids
+// it had, for pruneEntities.
+func (w *wtx) unlinkEntities(factID int64) ([]int64, error) {
+	rows, err := w.query("SELECT entity_id FROM fact_entities WHERE fact_id = ?", factID)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(ids) > 0 {
+		if _, err := w.exec("DELETE FROM fact_entities WHERE fact_id = ?", factID); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// pruneEntities deletes those of ids that no fact links any more (their
+// aliases cascade).
+func (w *wtx) pruneEntities(ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := w.exec(`DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?))
+		AND NOT EXISTS (SELECT 1 FROM fact_entities fe WHERE fe.entity_id = entities.id)`, idList(ids))
+	return err
+}
+
+// lookupEntity resolves name (or an alias) in namespace by its key.
+func lookupEntity(ctx context.Context, q querier, namespace, name string) (int64, error) {
+	key := entityKey(name)
+	if key == "" {
+		return 0, fmt.Errorf("entity %q: %w", name, holomem.ErrNotFound)
+	}
+	var id int64
+	err := q.QueryRowContext(ctx, `SELECT id FROM entities WHERE namespace = ? AND key = ?
+		UNION ALL
+		SELECT entity_id FROM entity_aliases WHERE namespace = ? AND alias_key = ?
+		LIMIT 1`, namespace, key, namespace, key).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("entity %q in namespace %q: %w", name, namespace, holomem.ErrNotFound)
+	}
+	return id, err
+}
+
+// FactIDsByEntity returns the ids of facts linked to the entity (aliases
+// resolved, case-insensitive), ordered by id; none when the entity is unknown.
+// An empty namespace means [holomem.DefaultNamespace].
+func (s *Store) FactIDsByEntity(ctx context.Context, namespace, name string) ([]int64, error) {
+	namespace = defaultNamespace(namespace)
+	var ids []int64
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		eid, err := lookupEntity(ctx, tx, namespace, name)
+		if errors.Is(err, holomem.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, "SELECT fact_id FROM fact_entities WHERE entity_id = ? ORDER BY fact_id", eid)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("facts by entity: %w", err)
+	}
+	return ids, nil
+}
+
+const entitySelect = `SELECT e.id, e.namespace, e.name,
+	(SELECT count(*) FROM fact_entities fe WHERE fe.entity_id = e.id) AS n
+	FROM entities e`
+
+func scanEntities(ctx context.Context, q querier, query string, args ...any) ([]*holomem.Entity, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []*holomem.Entity
+	for rows.Next() {
+		var e holomem.Entity
+		if err := rows.Scan(&e.ID, &e.Namespace, &e.Name, &e.FactCount); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, &e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	byID := make(map[int64]*holomem.Entity, len(out))
+	ids := make([]int64, 0, len(out))
+	for _, e := range out {
+		byID[e.ID] = e
+		ids = append(ids, e.ID)
+	}
+	rows, err = q.QueryContext(ctx, `SELECT entity_id, alias FROM entity_aliases
+		WHERE entity_id IN (SELECT value FROM json_each(?)) ORDER BY entity_id, alias_key`, idList(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var alias string
+		if err := rows.Scan(&id, &alias); err != nil {
+			return nil, err
+		}
+		byID[id].Aliases = append(byID[id].Aliases, alias)
+	}
+	return out, rows.Err()
+}
+
+// FindEntity resolves a name or alias by its case-insensitive key (exact
+// equality: '%' and '_' are ordinary characters). An empty namespace means
+// [holomem.DefaultNamespace]. Returns ErrNotFound.
+func (s *Store) FindEntity(ctx context.Context, namespace, name string) (*holomem.Entity, error) {
+	namespace = defaultNamespace(namespace)
+	var out *holomem.Entity
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		id, err := lookupEntity(ctx, tx, namespace, name)
+		if err != nil {
+			return err
+		}
+		es, err := scanEntities(ctx, tx, entitySelect+" WHERE e.id = ?", id)
+		if err != nil {
+			return err
+		}
+		if len(es) == 0 {
+			return fmt.Errorf("entity %q: %w", name, holomem.ErrNotFound)
+		}
+		out = es[0]
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find entity: %w", err)
+	}
+	return out, nil
+}
+
+// FindEntities lists the namespace's entities by fact count (descending,
+// then name, then id). Limit 0 means all. An empty namespace means
+// [holomem.DefaultNamespace].
+func (s *Store) FindEntities(ctx context.Context, namespace string, limit int) ([]*holomem.Entity, error) {
+	if limit < 0 {
+		return nil, fmt.Errorf("find entities: %w: negative limit", holomem.ErrInvalid)
+	}
+	namespace = defaultNamespace(namespace)
+	lim := int64(limit)
+	if lim == 0 {
+		lim = -1
+	}
+	var out []*holomem.Entity
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = scanEntities(ctx, tx, entitySelect+" WHERE e.namespace = ? ORDER BY n DESC, e.name, e.id LIMIT ?", namespace, lim)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find entities: %w", err)
+	}
+	return out, nil
+}
+
+// EntitiesOf returns the entity names linked to each fact, in order of
+// appearance in its content. Facts without entities are absent from the map.
+func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string, error) {
+	out := make(map[int64][]string)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT fe.fact_id, e.name FROM fact_entities fe
+			JOIN entities e ON e.id = fe.entity_id
+			WHERE fe.fact_id IN (SELECT value FROM json_each(?))
+			ORDER BY fe.fact_id, fe.pos, e.id`, idList(ids))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var name string
+			if err := rows.Scan(&id, &name); err != nil {
+				return err
+			}
+			out[id] = append(out[id], name)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("entities of facts: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,643 @@
+package sqlite
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/holomem/holomem"
+)
+
+// contentHash is the first 8 bytes of SHA-256(content) as a signed integer:
+// a compact unique key per namespace. A hit is confirmed by comparing the
+// content itself.
+func contentHash(s string) int64 {
+	sum := sha256.Sum256([]byte(s))
+	return int64(binary.BigEndian.Uint64(sum[:8]))
+}
+
+// storeTags normalises tags the way the tags column needs them: holomem's
+// rules ([holomem.NormalizeTags]) and then inner whitespace runs replaced by
+// '-', because the column is space-separated ("good first issue" becomes
+// "good-first-issue").
+func storeTags(tags []string) []string {
+	tags = holomem.NormalizeTags(tags)
+	out := tags[:0]
+	seen := make(map[string]bool, len(tags))
+	for _, t := range tags {
+		if strings.ContainsFunc(t, unicode.IsSpace) {
+			t = strings.Join(strings.Fields(t), "-")
+		}
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func joinTags(tags []string) string { return strings.Join(tags, " ") }
+
+func splitTags(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, " ")
+}
+
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// prepareFact normalises and validates f for storage.
+func prepareFact(f *holomem.Fact) error {
+	if f == nil {
+		return fmt.Errorf("%w: nil fact", holomem.ErrInvalid)
+	}
+	f.Normalize()
+	f.Tags = storeTags(f.Tags)
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	if f.RetrievalCount < 0 || f.HelpfulCount < 0 || f.UnhelpfulCount < 0 {
+		return fmt.Errorf("%w: negative counters", holomem.ErrInvalid)
+	}
+	if len(f.Embedding) > 0 {
+		if err := checkVector(f.Embedding); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// factColumns lists the columns scanFact reads. Embedding and HRR are large
+// and selected only when asked for.
+func factColumns(withEmbedding, withHRR bool) string {
+	cols := "f.id, f.namespace, f.content, f.category, f.tags, f.source, f.external_key, f.trust, " +
+		"f.retrieval_count, f.helpful_count, f.unhelpful_count, f.created_at, f.updated_at, " +
+		"f.superseded_by, f.anchor_path, f.anchor_hash, f.model_id"
+	if withEmbedding {
+		cols += ", f.embedding"
+	} else {
+		cols += ", NULL"
+	}
+	if withHRR {
+		cols += ", f.hrr"
+	} else {
+		cols += ", NULL"
+	}
+	return cols
+}
+
+type rowScanner interface{ Scan(dest ...any) error }
+
+func scanFact(r rowScanner) (*holomem.Fact, error) {
+	var (
+		f                              holomem.Fact
+		tags                           string
+		extKey, anchorPath, anchorHash sql.NullString
+		modelID                        sql.NullString
+		supersededBy                   sql.NullInt64
+		createdAt, updatedAt           int64
+		embedding, hrr                 []byte
+	)
+	err := r.Scan(&f.ID, &f.Namespace, &f.Content, &f.Category, &tags, &f.Source, &extKey, &f.Trust,
+		&f.RetrievalCount, &f.HelpfulCount, &f.UnhelpfulCount, &createdAt, &updatedAt,
+		&supersededBy, &anchorPath, &anchorHash, &modelID, &embedding, &hrr)
+	if err != nil {
+		return nil, err
+	}
+	f.Tags = splitTags(tags)
+	f.ExternalKey = extKey.String
+	f.CreatedAt, f.UpdatedAt = fromNanos(createdAt), fromNanos(updatedAt)
+	f.SupersededBy = supersededBy.Int64
+	if anchorPath.Valid {
+		f.Anchor = &holomem.Anchor{Path: anchorPath.String, Hash: anchorHash.String}
+	}
+	f.ModelID = modelID.String
+	if len(embedding) > 0 {
+		if f.Embedding, err = decodeVector(embedding); err != nil {
+			return nil, fmt.Errorf("fact %d: %w", f.ID, err)
+		}
+	}
+	if len(hrr) > 0 {
+		f.HRR = hrr
+	}
+	return &f, nil
+}
+
+// loadFact reads one fact (without embedding and HRR) with its entities.
+func loadFact(ctx context.Context, q querier, id int64) (*holomem.Fact, error) {
+	f, err := scanFact(q.QueryRowContext(ctx, "SELECT "+factColumns(false, false)+" FROM facts f WHERE f.id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("fact %d: %w", id, holomem.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fact %d: %w", id, err)
+	}
+	if err := attachEntities(ctx, q, []*holomem.Fact{f}); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// attachEntities fills Entities of each fact, in order of appearance.
+func attachEntities(ctx context.Context, q querier, fs []*holomem.Fact) error {
+	if len(fs) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*holomem.Fact, len(fs))
+	ids := make([]int64, 0, len(fs))
+	for _, f := range fs {
+		f.Entities = nil
+		byID[f.ID] = f
+		ids = append(ids, f.ID)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT fe.fact_id, e.name FROM fact_entities fe
+		JOIN entities e ON e.id = fe.entity_id
+		WHERE fe.fact_id IN (SELECT value FROM json_each(?))
+		ORDER BY fe.fact_id, fe.pos, e.id`, idList(ids))
+	if err != nil {
+		return fmt.Errorf("load entities: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return fmt.Errorf("load entities: %w", err)
+		}
+		if f := byID[id]; f != nil {
+			f.Entities = append(f.Entities, name)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load entities: %w", err)
+	}
+	return nil
+}
+
+// txQuerier adapts a write transaction to querier.
+type txQuerier struct{ w *wtx }
+
+func (q txQuerier) QueryContext(ctx context.Context, s string, args ...any) (*sql.Rows, error) {
+	return q.w.query(s, args...)
+}
+
+func (q txQuerier) QueryRowContext(ctx context.Context, s string, args ...any) *sql.Row {
+	return q.w.queryRow(s, args...)
+}
+
+// CreateFact stores f after normalising and validating it, and fills its
+// ID, timestamps and entities. CreatedAt, UpdatedAt and the counters are
+// kept when the caller sets them (imports preserve history); zero times
+// become now. f.ID is ignored: the store assigns ids. When the namespace
+// already holds the same external key or the same content, the existing
+// fact is loaded into f and created is false. Returns ErrInvalid for bad
+// input.
+func (s *Store) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
+	var created bool
+	err := s.update(ctx, func(w *wtx) error {
+		var err error
+		created, err = w.createFact(f)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("create fact: %w", err)
+	}
+	return created, nil
+}
+
+// CreateFacts stores many facts in one transaction with the same rules as
+// CreateFact. Nothing is stored when one fact is invalid; the error names
+// its index.
+func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, error) {
+	created := make([]bool, len(fs))
+	err := s.update(ctx, func(w *wtx) error {
+		for i, f := range fs {
+			if i%256 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			c, err := w.createFact(f)
+			if err != nil {
+				return fmt.Errorf("fact %d: %w", i, err)
+			}
+			created[i] = c
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create facts: %w", err)
+	}
+	return created, nil
+}
+
+func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
+	if err := prepareFact(f); err != nil {
+		return false, err
+	}
+	var existing int64
+	if f.ExternalKey != "" {
+		err := w.queryRow("SELECT id FROM facts WHERE namespace = ? AND external_key = ?", f.Namespace, f.ExternalKey).Scan(&existing)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, err
+		}
+	}
+	hash := contentHash(f.Content)
+	if existing == 0 {
+		var content string
+		err := w.queryRow("SELECT id, content FROM facts WHERE namespace = ? AND content_hash = ?", f.Namespace, hash).Scan(&existing, &content)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			existing = 0
+		case err != nil:
+			return false, err
+		case content != f.Content:
+			return false, fmt.Errorf("%w: content hash collides with fact %d", holomem.ErrConflict, existing)
+		}
+	}
+	if existing != 0 {
+		old, err := loadFact(w.ctx, txQuerier{w}, existing)
+		if err != nil {
+			return false, err
+		}
+		*f = *old
+		return false, nil
+	}
+
+	if f.CreatedAt.IsZero() {
+		f.CreatedAt = w.now
+	}
+	if f.UpdatedAt.IsZero() {
+		f.UpdatedAt = f.CreatedAt
+	}
+	f.CreatedAt, f.UpdatedAt = fromNanos(nanos(f.CreatedAt)), fromNanos(nanos(f.UpdatedAt))
+	var anchorPath, anchorHash any
+	if f.Anchor != nil {
+		anchorPath, anchorHash = f.Anchor.Path, f.Anchor.Hash
+	}
+	var modelID, emb, hrr any
+	if len(f.Embedding) > 0 {
+		modelID, emb = f.ModelID, encodeVector(f.Embedding)
+	} else {
+		f.ModelID = ""
+	}
+	if len(f.HRR) > 0 {
+		hrr = f.HRR
+	}
+	res, err := w.exec(`INSERT INTO facts (namespace, content, content_hash, category, tags, source, external_key,
+		trust, retrieval_count, helpful_count, unhelpful_count, created_at, updated_at,
+		anchor_path, anchor_hash, model_id, embedding, hrr)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		f.Namespace, f.Content, hash, f.Category, joinTags(f.Tags), f.Source, nullString(f.ExternalKey),
+		f.Trust, f.RetrievalCount, f.HelpfulCount, f.UnhelpfulCount, nanos(f.CreatedAt), nanos(f.UpdatedAt),
+		anchorPath, anchorHash, modelID, emb, hrr)
+	if err != nil {
+		return false, err
+	}
+	if f.ID, err = res.LastInsertId(); err != nil {
+		return false, err
+	}
+	f.SupersededBy = 0
+	if f.Entities, err = w.linkEntities(f.ID, f.Namespace, f.Content); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// FindFactByID returns the fact with its entities and model id, without
+// the embedding and HRR vectors (use FindFacts with IDs for those).
+// Returns ErrNotFound if no fact has that id.
+func (s *Store) FindFactByID(ctx context.Context, id int64) (*holomem.Fact, error) {
+	var f *holomem.Fact
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		f, err = loadFact(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find fact: %w", err)
+	}
+	return f, nil
+}
+
+// FindFactByExternalKey returns ErrNotFound if the namespace has no such key.
+func (s *Store) FindFactByExternalKey(ctx context.Context, namespace, key string) (*holomem.Fact, error) {
+	namespace = defaultNamespace(namespace)
+	key = strings.TrimSpace(key)
+	var f *holomem.Fact
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, "SELECT id FROM facts WHERE namespace = ? AND external_key = ?", namespace, key).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("external key %q in namespace %q: %w", key, namespace, holomem.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		f, err = loadFact(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find fact: %w", err)
+	}
+	return f, nil
+}
+
+func defaultNamespace(ns string) string {
+	ns = strings.TrimSpace(ns)
+	if ns == "" {
+		return holomem.DefaultNamespace
+	}
+	return ns
+}
+
+// FindFacts returns the facts matching the filter, ordered by id, and the
+// total number that match ignoring Offset and Limit. Both come from one
+// snapshot of the database.
+func (s *Store) FindFacts(ctx context.Context, filter holomem.FactFilter) ([]*holomem.Fact, int, error) {
+	if filter.Offset < 0 || filter.Limit < 0 {
+		return nil, 0, fmt.Errorf("find facts: %w: negative offset or limit", holomem.ErrInvalid)
+	}
+	var where []string
+	var args []any
+	if filter.Namespace != nil {
+		where, args = append(where, "f.namespace = ?"), append(args, *filter.Namespace)
+	}
+	if filter.Category != nil {
+		where, args = append(where, "f.category = ?"), append(args, *filter.Category)
+	}
+	if filter.Tag != nil {
+		tag := storeTags([]string{*filter.Tag})
+		if len(tag) == 0 {
+			return nil, 0, nil
+		}
+		where, args = append(where, "instr(' ' || f.tags || ' ', ?) > 0"), append(args, " "+tag[0]+" ")
+	}
+	if filter.Source != nil {
+		where, args = append(where, "f.source = ?"), append(args, *filter.Source)
+	}
+	if filter.IDs != nil {
+		if len(filter.IDs) == 0 {
+			return nil, 0, nil
+		}
+		where, args = append(where, "f.id IN (SELECT value FROM json_each(?))"), append(args, idList(filter.IDs))
+	}
+	if filter.AfterID > 0 {
+		where, args = append(where, "f.id > ?"), append(args, filter.AfterID)
+	}
+	if !filter.IncludeSuperseded {
+		where = append(where, "f.superseded_by IS NULL")
+	}
+	if filter.WithoutEmbeddingFor != nil {
+		where = append(where, "(f.embedding IS NULL OR f.model_id IS NOT ?)")
+		args = append(args, *filter.WithoutEmbeddingFor)
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " WHERE " + strings.Join(where, " AND ")
+	}
+	var (
+		out   []*holomem.Fact
+		total int
+	)
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM facts f"+cond, args...).Scan(&total); err != nil {
+			return err
+		}
+		q := "SELECT " + factColumns(filter.WithEmbedding, filter.WithHRR) + " FROM facts f" + cond + " ORDER BY f.id"
+		pargs := args
+		if filter.Limit > 0 || filter.Offset > 0 {
+			limit := int64(filter.Limit)
+			if limit == 0 {
+				limit = -1
+			}
+			q += " LIMIT ? OFFSET ?"
+			pargs = append(append([]any(nil), args...), limit, filter.Offset)
+		}
+		rows, err := tx.QueryContext(ctx, q, pargs...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			f, err := scanFact(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, f)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		return attachEntities(ctx, tx, out)
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("find facts: %w", err)
+	}
+	return out, total, nil
+}
+
+// UpdateFact applies upd and returns the new fact. Changing the content
+// re-derives entities and the full-text index, moves UpdatedAt, and drops
+// the embedding (it described the old text) and the HRR vector unless
+// upd.HRR brings a new one. Other edits leave UpdatedAt alone. An Anchor
+// with an empty Path removes the anchor. Returns ErrNotFound, ErrInvalid,
+// or ErrConflict when the new content equals another fact's in the namespace.
+func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate) (*holomem.Fact, error) {
+	if err := upd.Validate(); err != nil {
+		return nil, fmt.Errorf("update fact %d: %w", id, err)
+	}
+	var out *holomem.Fact
+	err := s.update(ctx, func(w *wtx) error {
+		cur, err := loadFact(w.ctx, txQuerier{w}, id)
+		if err != nil {
+			return err
+		}
+		var sets []string
+		var args []any
+		set := func(col string, v any) {
+			sets = append(sets, col+" = ?")
+			args = append(args, v)
+		}
+		contentChanged := upd.Content != nil && *upd.Content != cur.Content
+		if contentChanged {
+			hash := contentHash(*upd.Content)
+			var other int64
+			err := w.queryRow("SELECT id FROM facts WHERE namespace = ? AND content_hash = ? AND id <> ?", cur.Namespace, hash, id).Scan(&other)
+			if err == nil {
+				return fmt.Errorf("%w: fact %d in namespace %q already has this content", holomem.ErrConflict, other, cur.Namespace)
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+			set("content", *upd.Content)
+			set("content_hash", hash)
+			set("updated_at", nanos(w.now))
+			set("model_id", nil)
+			set("embedding", nil)
+			if len(upd.HRR) == 0 {
+				set("hrr", nil)
+			}
+		}
+		if len(upd.HRR) > 0 {
+			set("hrr", upd.HRR)
+		}
+		if upd.Category != nil {
+			c := strings.TrimSpace(*upd.Category)
+			if c == "" {
+				c = holomem.DefaultCategory
+			}
+			set("category", c)
+		}
+		if upd.Tags != nil {
+			tags := storeTags(*upd.Tags)
+			for _, t := range tags {
+				if len(t) > holomem.MaxLabelBytes {
+					return fmt.Errorf("%w: tag is %d bytes; the limit is %d", holomem.ErrInvalid, len(t), holomem.MaxLabelBytes)
+				}
+			}
+			if joined := joinTags(tags); joined != joinTags(cur.Tags) {
+				set("tags", joined)
+			}
+		}
+		if upd.Source != nil {
+			set("source", strings.TrimSpace(*upd.Source))
+		}
+		if upd.Trust != nil {
+			set("trust", *upd.Trust)
+		}
+		if upd.Anchor != nil {
+			if strings.TrimSpace(upd.Anchor.Path) == "" {
+				set("anchor_path", nil)
+				set("anchor_hash", nil)
+			} else {
+				set("anchor_path", upd.Anchor.Path)
+				set("anchor_hash", upd.Anchor.Hash)
+			}
+		}
+		if len(sets) > 0 {
+			// Column names come from the constants above; values are bound.
+			if _, err := w.tx.ExecContext(w.ctx, "UPDATE facts SET "+strings.Join(sets, ", ")+" WHERE id = ?", append(args, id)...); err != nil {
+				return err
+			}
+		}
+		if contentChanged {
+			old, err := w.unlinkEntities(id)
+			if err != nil {
+				return err
+			}
+			if _, err := w.linkEntities(id, cur.Namespace, *upd.Content); err != nil {
+				return err
+			}
+			if err := w.pruneEntities(old); err != nil {
+				return err
+			}
+		}
+		out, err = loadFact(w.ctx, txQuerier{w}, id)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("update fact %d: %w", id, err)
+	}
+	return out, nil
+}
+
+// DeleteFact removes a fact, its entity links and its edges (foreign keys
+// cascade), and entities no other fact mentions. Facts it superseded become
+// visible again. Returns ErrNotFound.
+func (s *Store) DeleteFact(ctx context.Context, id int64) error {
+	err := s.update(ctx, func(w *wtx) error {
+		old, err := w.unlinkEntities(id)
+		if err != nil {
+			return err
+		}
+		res, err := w.exec("DELETE FROM facts WHERE id = ?", id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("fact %d: %w", id, holomem.ErrNotFound)
+		}
+		return w.pruneEntities(old)
+	})
+	if err != nil {
+		return fmt.Errorf("delete fact: %w", err)
+	}
+	return nil
+}
+
+// RecordFeedback moves trust by one vote ([holomem.ApplyFeedback]) and
+// counts it, without touching UpdatedAt. Returns ErrNotFound.
+func (s *Store) RecordFeedback(ctx context.Context, id int64, helpful bool) (*holomem.Fact, error) {
+	var out *holomem.Fact
+	err := s.update(ctx, func(w *wtx) error {
+		var trust float64
+		err := w.queryRow("SELECT trust FROM facts WHERE id = ?", id).Scan(&trust)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("fact %d: %w", id, holomem.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		q := "UPDATE facts SET trust = ?, unhelpful_count = unhelpful_count + 1 WHERE id = ?"
+		if helpful {
+			q = "UPDATE facts SET trust = ?, helpful_count = helpful_count + 1 WHERE id = ?"
+		}
+		if _, err := w.exec(q, holomem.ApplyFeedback(trust, helpful), id); err != nil {
+			return err
+		}
+		out, err = loadFact(w.ctx, txQuerier{w}, id)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record feedback: %w", err)
+	}
+	return out, nil
+}
+
+// MarkRetrieved adds one to the retrieval count of each fact (once per
+// distinct id). Unknown ids are ignored: a fact forgotten between recall and
+// this call is not an error.
+func (s *Store) MarkRetrieved(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	err := s.update(ctx, func(w *wtx) error {
+		_, err := w.exec("UPDATE facts SET retrieval_count = retrieval_count + 1 WHERE id IN (SELECT value FROM json_each(?))", idList(ids))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("mark retrieved: %w", err)
+	}
+	return nil
+}
+
+// Supersede records that newer replaces older: a supersedes edge from newer
+// to older, and older.SupersededBy = newer, which hides older from recall.
+// Both facts must exist (ErrNotFound) and live in the same namespace;
+// a fact cannot supersede itself or the fact that supersedes it (ErrInvalid).
+func (s *Store) Supersede(ctx context.Context, older, newer int64) error {
+	err := s.update(ctx, func(w *wtx) error {
+		_, err := w.createEdge(&holomem.Edge{From: newer, To: older, Kind: holomem.EdgeSupersedes, Weight: 1, Origin: holomem.OriginUser})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("supersede %d with %d: %w", older, newer, err)
+	}
+	return nil
+}

@@ -1,0 +1,122 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/holomem/holomem"
+)
+
+// ftsSearch is the full-text query: the MATCH expression comes from
+// matchAll/matchAny (quoted terms only) and is bound as a parameter.
+const ftsSearch = `SELECT f.id, -bm25(facts_fts) AS x
+	FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid
+	WHERE facts_fts MATCH ? AND f.namespace = ? AND f.superseded_by IS NULL
+	ORDER BY bm25(facts_fts), f.id
+	LIMIT ?`
+
+// SearchText runs the full-text channel over the namespace's facts that
+// are not superseded (an empty namespace means [holomem.DefaultNamespace]).
+// The query is data: it is turned into quoted FTS5 terms, never parsed as
+// FTS5 syntax. All terms are tried first; when that finds fewer than limit
+// facts, facts with any term fill the rest. Scores: x = -bm25, all-term hits
+// get x / max x (the best is 1), any-term hits 0.5 * x / max x of their own
+// set, so an all-term hit always outranks an any-term hit. Ties are broken
+// by id. A query without searchable words gives no matches; limit <= 0
+// means [holomem.DefaultLimit]. Returns ErrInvalid for a query that is not
+// UTF-8 or longer than [holomem.MaxQueryBytes].
+func (s *Store) SearchText(ctx context.Context, namespace, query string, limit int) ([]holomem.TextMatch, error) {
+	if !utf8.ValidString(query) {
+		return nil, fmt.Errorf("search text: %w: query is not valid UTF-8", holomem.ErrInvalid)
+	}
+	if len(query) > holomem.MaxQueryBytes {
+		return nil, fmt.Errorf("search text: %w: query is %d bytes; the limit is %d", holomem.ErrInvalid, len(query), holomem.MaxQueryBytes)
+	}
+	if limit <= 0 {
+		limit = holomem.DefaultLimit
+	}
+	namespace = defaultNamespace(namespace)
+	all := matchAll(query)
+	if all == "" {
+		return nil, nil
+	}
+	var out []holomem.TextMatch
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		hits, err := ftsQuery(ctx, tx, all, namespace, limit)
+		if err != nil {
+			return err
+		}
+		out = normalise(hits, 1)
+		if len(out) >= limit {
+			return nil
+		}
+		anyQ := matchAny(query)
+		if anyQ == "" || anyQ == all {
+			return nil
+		}
+		seen := make(map[int64]bool, len(out))
+		for _, h := range out {
+			seen[h.ID] = true
+		}
+		// Ask for enough to fill the limit after dropping the all-term hits.
+		more, err := ftsQuery(ctx, tx, anyQ, namespace, limit+len(out))
+		if err != nil {
+			return err
+		}
+		more = slices.DeleteFunc(more, func(h holomem.TextMatch) bool { return seen[h.ID] })
+		if len(more) > limit-len(out) {
+			more = more[:limit-len(out)]
+		}
+		out = append(out, normalise(more, 0.5)...)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search text: %w", err)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+// ftsQuery returns hits with the raw x = -bm25 in Score, best first.
+func ftsQuery(ctx context.Context, tx *sql.Tx, match, namespace string, limit int) ([]holomem.TextMatch, error) {
+	rows, err := tx.QueryContext(ctx, ftsSearch, match, namespace, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []holomem.TextMatch
+	for rows.Next() {
+		var m holomem.TextMatch
+		if err := rows.Scan(&m.ID, &m.Score); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// normalise maps raw scores to scale * x / max x. BM25 can be ~0 when a term
+// is in most documents; then every hit gets scale.
+func normalise(hits []holomem.TextMatch, scale float64) []holomem.TextMatch {
+	maxX := 0.0
+	for _, h := range hits {
+		maxX = max(maxX, h.Score)
+	}
+	for i := range hits {
+		if maxX > 0 {
+			hits[i].Score = scale * max(0, hits[i].Score) / maxX
+		} else {
+			hits[i].Score = scale
+		}
+	}
+	return hits
+}

@@ -1,0 +1,427 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	msqlite "modernc.org/sqlite"
+
+	"github.com/holomem/holomem"
+)
+
+//go:embed migration/*.sql
+var migrationFS embed.FS
+
+// applicationID marks a holomem database in the SQLite header
+// (PRAGMA application_id): "holo" in ASCII.
+const applicationID = 0x686f6c6f
+
+// ftsFunc is the SQL function the full-text triggers call to derive the
+// indexed text (tokens plus stems) from content and tags.
+const ftsFunc = "holomem_fts"
+
+var registerOnce sync.Once
+
+// registerFunctions adds holomem_fts to every connection of the "sqlite"
+// driver. modernc registers functions on the driver, not on one database,
+// and refuses a second registration of the same name, hence the Once.
+func registerFunctions() {
+	registerOnce.Do(func() {
+		msqlite.MustRegisterDeterministicScalarFunction(ftsFunc, 1, func(_ *msqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			switch v := args[0].(type) {
+			case nil:
+				return "", nil
+			case string:
+				return indexText(v), nil
+			case []byte:
+				return indexText(string(v)), nil
+			default:
+				return "", nil
+			}
+		})
+	})
+}
+
+// Store is a [holomem.Store] on one SQLite file. It is safe for concurrent
+// use: reads run in parallel on a pool of connections, writes are serialised
+// by a mutex on one connection and use BEGIN IMMEDIATE, so another process
+// writing the same file makes them wait (up to the busy timeout) instead of
+// failing.
+type Store struct {
+	path string
+	now  func() time.Time
+
+	// wmu allows one write transaction at a time in this process.
+	wmu sync.Mutex
+	// wdb has one connection, used only under wmu, with _txlock=immediate.
+	wdb *sql.DB
+	// stmts are prepared statements on wdb, guarded by wmu.
+	stmts map[string]*sql.Stmt
+	// closed is set by Close, guarded by wmu.
+	closed bool
+	// rdb is the pool of read connections (deferred transactions).
+	rdb *sql.DB
+}
+
+var _ holomem.Store = (*Store)(nil)
+
+// Option configures [Open].
+type Option func(*options)
+
+type options struct {
+	now         func() time.Time
+	busyTimeout time.Duration
+	readConns   int
+}
+
+// WithClock sets the function the store reads the current time from
+// (default time.Now). Tests use it to age facts and edges.
+func WithClock(now func() time.Time) Option {
+	return func(o *options) { o.now = now }
+}
+
+// WithBusyTimeout sets how long a write waits for another process's write
+// transaction to finish before it fails (default [DefaultBusyTimeout]).
+func WithBusyTimeout(d time.Duration) Option {
+	return func(o *options) { o.busyTimeout = d }
+}
+
+// WithReadConns sets the number of read connections (default: the number
+// of CPUs, at least 2).
+func WithReadConns(n int) Option {
+	return func(o *options) { o.readConns = n }
+}
+
+// DefaultBusyTimeout is how long a write waits for another process's lock.
+const DefaultBusyTimeout = 10 * time.Second
+
+// Open opens (creating if needed) the holomem database at path and brings
+// its schema up to date. The parent directory is created. A file that is
+// not a holomem database, or one written by a newer holomem, gives an error
+// wrapping [holomem.ErrSchema].
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	o := options{now: time.Now, busyTimeout: DefaultBusyTimeout, readConns: max(2, runtime.NumCPU())}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if strings.TrimSpace(path) == "" {
+		return nil, fmt.Errorf("open store: %w: empty database path", holomem.ErrInvalid)
+	}
+	if path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil, fmt.Errorf("open store: %w: %q: give a file path (in-memory and URI databases are not supported)", holomem.ErrInvalid, path)
+	}
+	registerFunctions()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+
+	s := &Store{path: path, now: o.now}
+	var err error
+	if s.wdb, err = openDB(path, o.busyTimeout, "immediate", 1); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if s.rdb, err = openDB(path, o.busyTimeout, "deferred", o.readConns); err != nil {
+		s.wdb.Close()
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open store: %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func openDB(path string, busy time.Duration, txlock string, conns int) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busy.Milliseconds(), 10)+")")
+	q.Add("_pragma", "journal_mode(WAL)")
+	// For historical reasons SQLite does not enforce foreign keys unless asked,
+	// and cascading deletes of links and edges depend on them.
+	q.Add("_pragma", "foreign_keys(1)")
+	// NORMAL is durable across application crashes in WAL mode; only a power
+	// loss can drop the last transactions, never corrupt the file.
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", txlock)
+	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	db.SetConnMaxIdleTime(0)
+	return db, nil
+}
+
+// escapePath makes a file path safe inside a "file:" URI: '?' and '#' would
+// otherwise start the query or fragment.
+func escapePath(p string) string {
+	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+	return r.Replace(p)
+}
+
+// checkHeader rejects an existing non-empty file that is not SQLite before
+// the driver touches it (setting WAL mode would fail with a less helpful
+// message).
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.IsDir() {
+		return fmt.Errorf("%w: %s is a directory, not a holomem database", holomem.ErrSchema, path)
+	}
+	hdr := make([]byte, 16)
+	n, err := io.ReadFull(f, hdr)
+	if n == 0 && (err == io.EOF || err == nil) {
+		return nil // empty file: SQLite initialises it
+	}
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return err
+	}
+	if !bytes.Equal(hdr[:n], []byte("SQLite format 3\x00")) {
+		return fmt.Errorf("%w: %s is not a holomem database (not an SQLite file)", holomem.ErrSchema, path)
+	}
+	return nil
+}
+
+var errClosed = errors.New("store is closed")
+
+// Path returns the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close releases the connections. It runs PRAGMA optimize first so later
+// opens get fresh planner statistics.
+func (s *Store) Close() error {
+	var errs []error
+	s.wmu.Lock()
+	if s.closed {
+		s.wmu.Unlock()
+		return nil
+	}
+	s.closed = true
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	if s.wdb != nil {
+		_, _ = s.wdb.Exec("PRAGMA optimize")
+		errs = append(errs, s.wdb.Close())
+	}
+	s.wmu.Unlock()
+	if s.rdb != nil {
+		errs = append(errs, s.rdb.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Backup writes a consistent copy of the database to dst (VACUUM INTO)
+// while the store stays open for reads and writes. dst must not exist.
+func (s *Store) Backup(ctx context.Context, dst string) error {
+	if strings.TrimSpace(dst) == "" {
+		return fmt.Errorf("backup: %w: empty destination path", holomem.ErrInvalid)
+	}
+	if _, err := os.Stat(dst); err == nil {
+		return fmt.Errorf("backup: %w: %s already exists", holomem.ErrConflict, dst)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if _, err := s.rdb.ExecContext(ctx, "VACUUM INTO ?", dst); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	return nil
+}
+
+// SchemaVersion returns the version of the schema in the file.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	if err := s.rdb.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("schema version: %w", err)
+	}
+	return v, nil
+}
+
+// Checkpoint copies the write-ahead log into the database file and
+// truncates it (PRAGMA wal_checkpoint(TRUNCATE)), as before measuring size.
+func (s *Store) Checkpoint(ctx context.Context) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if _, err := s.wdb.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return nil
+}
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations in order; the number before
+// the first '_' of a file name is its schema version.
+func migrations() ([]migration, error) {
+	ents, err := migrationFS.ReadDir("migration")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range ents {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", e.Name())
+		}
+		b, err := migrationFS.ReadFile("migration/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i, m := range ms {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("migration %s: expected version %d", m.name, i+1)
+		}
+	}
+	return ms, nil
+}
+
+// LatestSchema is the schema version this binary writes.
+var LatestSchema = func() int {
+	ms, err := migrations()
+	if err != nil {
+		panic(err) // the embedded files are part of the binary: a bad name is a build bug
+	}
+	return len(ms)
+}()
+
+// migrate applies the missing migrations, each in its own IMMEDIATE
+// transaction, re-reading the version inside it so two processes opening a
+// new file at once apply each migration once.
+func (s *Store) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+
+	if err := s.checkIdentity(ctx); err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if err := s.applyMigration(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkIdentity rejects databases that belong to another program or to a
+// newer holomem.
+func (s *Store) checkIdentity(ctx context.Context) error {
+	var version, appID, tables int
+	err := s.wdb.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
+	if err != nil {
+		if isNotADB(err) {
+			return fmt.Errorf("%w: not a holomem database (not an SQLite file)", holomem.ErrSchema)
+		}
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if err := s.wdb.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return fmt.Errorf("read application id: %w", err)
+	}
+	if err := s.wdb.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'").Scan(&tables); err != nil {
+		return fmt.Errorf("read schema: %w", err)
+	}
+	switch {
+	case appID != 0 && appID != applicationID:
+		return fmt.Errorf("%w: not a holomem database (application id %#x)", holomem.ErrSchema, appID)
+	case appID == 0 && tables > 0:
+		return fmt.Errorf("%w: not a holomem database (an SQLite file with other tables)", holomem.ErrSchema)
+	case version > LatestSchema:
+		return newerSchemaError(version)
+	}
+	return nil
+}
+
+func newerSchemaError(version int) error {
+	return fmt.Errorf("%w: written by a newer holomem (schema %d, this binary knows %d): upgrade holomem", holomem.ErrSchema, version, LatestSchema)
+}
+
+func (s *Store) applyMigration(ctx context.Context, m migration) error {
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %s: %w", m.name, err)
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("migrate: %s: %w", m.name, err)
+	}
+	if version > LatestSchema {
+		return newerSchemaError(version)
+	}
+	if version >= m.version {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		return fmt.Errorf("migrate: %s: %w", m.name, err)
+	}
+	// PRAGMA takes no bound parameters; both values are integers we control.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
+		return fmt.Errorf("migrate: %s: %w", m.name, err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
+		return fmt.Errorf("migrate: %s: %w", m.name, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate: %s: %w", m.name, err)
+	}
+	return nil
+}
+
+func isNotADB(err error) bool {
+	var se *msqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()&0xff == 26 // SQLITE_NOTADB
+	}
+	return strings.Contains(err.Error(), "file is not a database")
+}
+
+// read runs fn in one deferred (snapshot) transaction on a read connection.
+func (s *Store) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.rdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}

@@ -1,0 +1,125 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// wtx is a write transaction. Its statements are prepared on the single
+// write connection and reused by every later transaction (bulk imports run
+// the same few statements thousands of times). A statement seen for the
+// first time runs unprepared and is prepared after the transaction ends,
+// because preparing on the pool while the transaction holds its only
+// connection would wait forever.
+type wtx struct {
+	ctx     context.Context
+	tx      *sql.Tx
+	s       *Store
+	now     time.Time
+	missing map[string]bool
+}
+
+// stmt returns the transaction's view of the prepared statement for q, or
+// nil when q is not prepared yet.
+func (w *wtx) stmt(q string) *sql.Stmt {
+	if st, ok := w.s.stmts[q]; ok {
+		return w.tx.StmtContext(w.ctx, st)
+	}
+	if w.missing == nil {
+		w.missing = make(map[string]bool)
+	}
+	w.missing[q] = true
+	return nil
+}
+
+func (w *wtx) exec(q string, args ...any) (sql.Result, error) {
+	if st := w.stmt(q); st != nil {
+		return st.ExecContext(w.ctx, args...)
+	}
+	return w.tx.ExecContext(w.ctx, q, args...)
+}
+
+func (w *wtx) query(q string, args ...any) (*sql.Rows, error) {
+	if st := w.stmt(q); st != nil {
+		return st.QueryContext(w.ctx, args...)
+	}
+	return w.tx.QueryContext(w.ctx, q, args...)
+}
+
+func (w *wtx) queryRow(q string, args ...any) *sql.Row {
+	if st := w.stmt(q); st != nil {
+		return st.QueryRowContext(w.ctx, args...)
+	}
+	return w.tx.QueryRowContext(w.ctx, q, args...)
+}
+
+// update runs fn in one IMMEDIATE transaction under the write mutex.
+func (s *Store) update(ctx context.Context, fn func(w *wtx) error) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	w := &wtx{ctx: ctx, s: s, now: s.now()}
+	err := s.updateLocked(w, fn)
+	s.prepareLocked(w.missing)
+	return err
+}
+
+func (s *Store) updateLocked(w *wtx, fn func(w *wtx) error) error {
+	tx, err := s.wdb.BeginTx(w.ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	w.tx = tx
+	if err := fn(w); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// prepareLocked prepares the statements a transaction ran unprepared.
+// s.wmu must be held and no transaction open. Failures are ignored: the
+// statement just keeps running unprepared.
+func (s *Store) prepareLocked(qs map[string]bool) {
+	for q := range qs {
+		st, err := s.wdb.Prepare(q)
+		if err != nil {
+			continue
+		}
+		if s.stmts == nil {
+			s.stmts = make(map[string]*sql.Stmt)
+		}
+		s.stmts[q] = st
+	}
+}
+
+// querier is what read helpers need: a read transaction or a write one.
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// idList encodes ids as a JSON array for json_each(?), so a list of any
+// length is one bound parameter.
+func idList(ids []int64) string {
+	var b strings.Builder
+	b.Grow(len(ids)*8 + 2)
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func nanos(t time.Time) int64 { return t.UnixNano() }
+
+func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
