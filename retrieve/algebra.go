@@ -1,0 +1,185 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/hrr"
+	"github.com/holomem/holomem/text"
+)
+
+// Probe returns the facts that hold entity, ranked by holographic similarity
+// between each fact's vector and bind(entity, ROLE_ENTITY). Only scores above
+// the noise floor count, so an unknown entity returns no facts, not noise.
+func (m *Memory) Probe(ctx context.Context, namespace, entity string, limit int) ([]holomem.Hit, error) {
+	keys, err := m.algebraKeys(ctx, namespace, []string{entity})
+	if err != nil {
+		return nil, err
+	}
+	return m.scanAlgebra(ctx, namespace, keys, limit)
+}
+
+// Reason returns the facts that involve all the entities first: each fact's
+// score is the minimum over the entities of its probe score.
+func (m *Memory) Reason(ctx context.Context, namespace string, entities []string, limit int) ([]holomem.Hit, error) {
+	if len(entities) < 1 {
+		return nil, fmt.Errorf("%w: reason needs at least one entity", holomem.ErrInvalid)
+	}
+	keys, err := m.algebraKeys(ctx, namespace, entities)
+	if err != nil {
+		return nil, err
+	}
+	return m.scanAlgebra(ctx, namespace, keys, limit)
+}
+
+// Related returns the entities structurally connected to entity: for each
+// fact that holds it, the fact's vector is unbound from ROLE_ENTITY and
+// cleaned up against the entities of those facts.
+func (m *Memory) Related(ctx context.Context, namespace, entity string, limit int) ([]holomem.EntityHit, error) {
+	if namespace == "" {
+		namespace = holomem.DefaultNamespace
+	}
+	if m.opts.DisableHRR {
+		return nil, fmt.Errorf("%w: the hrr channel is disabled", holomem.ErrInvalid)
+	}
+	key := m.resolveEntity(ctx, namespace, strings.TrimSpace(entity))
+	if key == "" {
+		return nil, fmt.Errorf("%w: entity is empty", holomem.ErrInvalid)
+	}
+	pk := hrr.ProbeKey(key)
+	floor := hrr.NoiseFloor(hrr.DefaultSigmas)
+	var items []hrr.Item
+	err := m.store.ScanHRR(ctx, namespace, false, func(id int64, v []byte) error {
+		if hrr.Check(v) == nil && pk.Score(v) >= floor {
+			items = append(items, hrr.Item{ID: id, HRR: slices.Clone(v)})
+		}
+		return ctx.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("related: %w", err)
+	}
+	ids := make([]int64, len(items))
+	for i, it := range items {
+		ids[i] = it.ID
+	}
+	names, err := m.store.EntitiesOf(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("related: %w", err)
+	}
+	var book []string
+	display := map[string]string{}
+	for _, id := range ids {
+		for _, n := range names[id] {
+			k := text.EntityKey(n)
+			if _, ok := display[k]; !ok {
+				display[k] = n
+				book = append(book, k)
+			}
+		}
+	}
+	conns := hrr.Related(key, items, book, floor, limit)
+	out := make([]holomem.EntityHit, 0, len(conns))
+	for _, c := range conns {
+		name := display[c.Entity]
+		if name == "" {
+			name = c.Entity
+		}
+		out = append(out, holomem.EntityHit{Entity: name, Score: c.Score, Facts: c.Facts})
+	}
+	return out, nil
+}
+
+// algebraKeys resolves entity names (aliases included) to probe keys.
+func (m *Memory) algebraKeys(ctx context.Context, namespace string, entities []string) ([]*hrr.Key, error) {
+	if m.opts.DisableHRR {
+		return nil, fmt.Errorf("%w: the hrr channel is disabled", holomem.ErrInvalid)
+	}
+	if namespace == "" {
+		namespace = holomem.DefaultNamespace
+	}
+	var keys []*hrr.Key
+	for _, e := range entities {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			return nil, fmt.Errorf("%w: entity is empty", holomem.ErrInvalid)
+		}
+		keys = append(keys, hrr.ProbeKey(m.resolveEntity(ctx, namespace, e)))
+	}
+	return keys, nil
+}
+
+// scanAlgebra streams the namespace's HRR vectors once, scores each against
+// every key (the minimum counts), keeps those above the noise floor and
+// returns the best limit as hits.
+func (m *Memory) scanAlgebra(ctx context.Context, namespace string, keys []*hrr.Key, limit int) ([]holomem.Hit, error) {
+	if namespace == "" {
+		namespace = holomem.DefaultNamespace
+	}
+	if limit <= 0 {
+		limit = holomem.DefaultLimit
+	}
+	floor := hrr.NoiseFloor(hrr.DefaultSigmas)
+	var scored []hrr.Scored
+	err := m.store.ScanHRR(ctx, namespace, false, func(id int64, v []byte) error {
+		if hrr.Check(v) != nil {
+			return nil
+		}
+		s := 2.0
+		for _, k := range keys {
+			s = min(s, k.Score(v))
+			if s < floor {
+				return nil
+			}
+		}
+		scored = append(scored, hrr.Scored{ID: id, Score: s})
+		return ctx.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scan hrr: %w", err)
+	}
+	slices.SortFunc(scored, func(a, b hrr.Scored) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	if len(scored) > limit {
+		scored = scored[:limit]
+	}
+	return m.hitsFor(ctx, scored)
+}
+
+// hitsFor loads the facts of scored ids (one query) as hits in that order.
+func (m *Memory) hitsFor(ctx context.Context, scored []hrr.Scored) ([]holomem.Hit, error) {
+	out := []holomem.Hit{}
+	if len(scored) == 0 {
+		return out, nil
+	}
+	ids := make([]int64, len(scored))
+	for i, s := range scored {
+		ids[i] = s.ID
+	}
+	facts, _, err := m.store.FindFacts(ctx, holomem.FactFilter{IDs: ids})
+	if err != nil {
+		return nil, fmt.Errorf("load facts: %w", err)
+	}
+	byID := make(map[int64]*holomem.Fact, len(facts))
+	for _, f := range facts {
+		byID[f.ID] = f
+	}
+	for _, s := range scored {
+		f := byID[s.ID]
+		if f == nil {
+			continue
+		}
+		out = append(out, holomem.Hit{
+			Fact: f, Score: s.Score, Relevance: s.Score, Decay: 1,
+			Scores: holomem.Scores{HRR: s.Score},
+		})
+	}
+	return out, nil
+}

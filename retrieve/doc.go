@@ -1,0 +1,29 @@
+// Package retrieve is holomem's memory service: it implements
+// [holomem.Memory] on top of a [holomem.Store] and an optional
+// [holomem.Embedder].
+//
+// # Channels
+//
+// Recall gathers candidates from full-text search (limit x 3) and, when a
+// model is present, from the in-memory vector index; scores every candidate
+// on the fts, jaccard, hrr and semantic channels (each 0..1); and combines
+// them with [holomem.Weights]: relevance = sum of weight x score over the
+// channels that ran (weights are redistributed when a channel cannot run,
+// exactly as DESIGN.md says), score = relevance x trust x decay, where
+// decay = 0.5^(age/half-life) counts from the last content change. Ties are
+// broken by id, so the same data and query always give the same ranking.
+//
+// # Derived data
+//
+// The service owns the derived data a store cannot compute itself: the
+// compact HRR vector (written with every fact) and the embedding (written
+// when a model is configured; `backfill` fills the gaps). The vector index
+// is loaded from the store once, on the first semantic query, and kept in
+// sync by this service's writes; writes made by another process are picked up
+// by [Memory.Refresh].
+//
+// # Concurrency
+//
+// A Memory is safe for concurrent use. Writes go through the store, which
+// serialises them; the vector index has its own lock.
+package retrieve

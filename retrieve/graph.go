@@ -1,0 +1,130 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/graph"
+)
+
+const (
+	// defaultPPRWeight is the ppr channel's weight when a query asks for PPR
+	// without setting one; the other channels keep theirs, and relevance is
+	// normalised by the total.
+	defaultPPRWeight = 0.5
+	// pprSeeds is how many of the best candidates seed the walk.
+	pprSeeds = 10
+	// causalDepth bounds how far recall follows causal edges from a hit.
+	causalDepth = 2
+	// causalDiscount scales a hit's score per causal hop.
+	causalDiscount = 0.9
+)
+
+// loadGraph reads the namespace's edges (except the HNSW upper layers,
+// which are index structure, not meaning) into a graph.
+func (m *Memory) loadGraph(ctx context.Context, namespace string, kinds ...holomem.EdgeKind) (*graph.Graph, error) {
+	edges, err := m.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: namespace, Kinds: kinds})
+	if err != nil {
+		return nil, fmt.Errorf("load edges: %w", err)
+	}
+	ge := make([]graph.Edge, 0, len(edges))
+	for _, e := range edges {
+		if e.Kind == holomem.EdgeHNSW {
+			continue
+		}
+		ge = append(ge, graph.Edge{From: e.From, To: e.To, Kind: string(e.Kind), Weight: e.Weight})
+	}
+	return graph.New(ge, graph.DefaultKindWeights()), nil
+}
+
+// addPPR seeds Personalized PageRank with the best candidates (weighted by
+// their relevance so far), adds the ppr score (normalised so the top node
+// scores 1) to every candidate, and brings in nodes the walk found that no
+// other channel did: the "buried hub" a broad query needs.
+func (m *Memory) addPPR(ctx context.Context, cands map[int64]*candidate, q holomem.Query, w holomem.Weights) error {
+	pre := w
+	pre.PPR = 0
+	seedHits := m.rank(cands, pre)
+	if len(seedHits) == 0 {
+		return nil
+	}
+	g, err := m.loadGraph(ctx, q.Namespace)
+	if err != nil {
+		return err
+	}
+	seeds := map[int64]float64{}
+	for _, h := range seedHits[:min(pprSeeds, len(seedHits))] {
+		if g.Has(h.Fact.ID) {
+			seeds[h.Fact.ID] = h.Relevance
+		}
+	}
+	if len(seeds) == 0 {
+		return nil
+	}
+	ranks := graph.PersonalizedPageRank(g, seeds, graph.PPROptions{Limit: max(q.Limit*candidateMultiplier, minCandidates)})
+	if len(ranks) == 0 {
+		return nil
+	}
+	top := ranks[0].Score
+	for _, r := range ranks {
+		c := cands[r.ID]
+		if c == nil {
+			c = &candidate{}
+			cands[r.ID] = c
+		}
+		c.scores.PPR = r.Score / top
+	}
+	return m.loadCandidates(ctx, cands, q)
+}
+
+// followCausal adds the facts linked to the hits by causal edges (both
+// directions: the PR that fixed an issue, the issue a PR fixed), up to
+// causalDepth hops, with the path in Hit.Via and the parent's score
+// discounted per hop. Hits already present keep their own score.
+func (m *Memory) followCausal(ctx context.Context, hits []holomem.Hit, q holomem.Query, w holomem.Weights) ([]holomem.Hit, error) {
+	if len(hits) == 0 {
+		return hits, nil
+	}
+	g, err := m.loadGraph(ctx, q.Namespace, holomem.EdgeCausal)
+	if err != nil {
+		return nil, err
+	}
+	have := map[int64]bool{}
+	for _, h := range hits {
+		have[h.Fact.ID] = true
+	}
+	added := map[int64]*candidate{}
+	parentScore := map[int64]float64{}
+	for _, h := range hits[:min(q.Limit, len(hits))] {
+		for _, p := range graph.Chain(g, h.Fact.ID, []string{string(holomem.EdgeCausal)}, graph.Both, causalDepth) {
+			end := p.End()
+			if have[end] {
+				continue
+			}
+			s := h.Score
+			for range p.Hops {
+				s *= causalDiscount
+			}
+			if s > parentScore[end] {
+				parentScore[end] = s
+				added[end] = &candidate{via: slices.Clone(p.IDs), scores: holomem.Scores{}}
+			}
+		}
+	}
+	if len(added) == 0 {
+		return hits, nil
+	}
+	if err := m.loadCandidates(ctx, added, q); err != nil {
+		return nil, err
+	}
+	for id, c := range added {
+		d := m.decay(c.fact.UpdatedAt)
+		hits = append(hits, holomem.Hit{
+			Fact: c.fact, Score: parentScore[id], Relevance: parentScore[id], Decay: d, Via: c.via,
+		})
+	}
+	sortHits(hits)
+	return hits, nil
+}

@@ -1,0 +1,95 @@
+package retrieve
+
+import (
+	"context"
+	"slices"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/text"
+	"github.com/holomem/holomem/vec"
+)
+
+const (
+	hygieneCandidates = 20
+	// contradictionJaccard is the token overlap from which two facts about
+	// the same entities are taken to talk about the same thing ("Alice
+	// prefers dark mode" vs "Alice prefers light mode" overlap 0.6; "Alice
+	// lives in Berlin" vs "Alice likes tea" only 0.14).
+	contradictionJaccard = 0.3
+)
+
+// hygiene finds facts in f's namespace that f nearly duplicates, and facts
+// about the same entities that say something different (likely
+// contradictions: candidates for supersede). qv is f's embedding or nil.
+func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (dups, contras []holomem.Hit, err error) {
+	matches, err := m.store.SearchText(ctx, f.Namespace, f.Content, hygieneCandidates)
+	if err != nil {
+		return nil, nil, err
+	}
+	cands := map[int64]*candidate{}
+	for _, mt := range matches {
+		cands[mt.ID] = &candidate{scores: holomem.Scores{FTS: mt.Score}}
+	}
+	if qv != nil {
+		near, err := m.sem.search(ctx, f.Namespace, qv, hygieneCandidates/2)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range near {
+			c := cands[r.ID]
+			if c == nil {
+				c = &candidate{}
+				cands[r.ID] = c
+			}
+			c.scores.Semantic = max(0, float64(r.Score))
+		}
+	}
+	if len(cands) == 0 {
+		return nil, nil, nil
+	}
+	if err := m.loadCandidates(ctx, cands, holomem.Query{Namespace: f.Namespace, MinTrust: new(float64)}); err != nil {
+		return nil, nil, err
+	}
+	nearJ, nearCos := defaultNearJaccard, defaultNearCosine
+	if m.opts.NearDuplicate > 0 {
+		nearJ, nearCos = m.opts.NearDuplicate, m.opts.NearDuplicate
+	}
+	mine := text.SortedSet(text.Tokens(f.Content))
+	myEnts := entitySet(text.Entities(f.Content))
+	for _, c := range cands {
+		other := c.fact
+		if other == nil || other.Content == f.Content {
+			continue
+		}
+		c.scores.Jaccard = text.JaccardSorted(mine, text.SortedSet(text.Tokens(other.Content)))
+		if qv != nil && c.scores.Semantic == 0 {
+			if v := m.sem.vectorOf(f.Namespace, other.ID); v != nil {
+				c.scores.Semantic = max(0, float64(vec.Dot(qv, v)))
+			}
+		}
+		h := holomem.Hit{Fact: other, Scores: c.scores, Decay: 1}
+		h.Relevance = max(c.scores.Jaccard, c.scores.Semantic)
+		h.Score = h.Relevance
+		switch {
+		case c.scores.Jaccard >= nearJ || c.scores.Semantic >= nearCos:
+			dups = append(dups, h)
+		case c.scores.Jaccard >= contradictionJaccard && sharesEntity(myEnts, text.Entities(other.Content)):
+			contras = append(contras, h)
+		}
+	}
+	sortHits(dups)
+	sortHits(contras)
+	return dups, contras, nil
+}
+
+func entitySet(ents []text.Entity) map[string]bool {
+	s := make(map[string]bool, len(ents))
+	for _, e := range ents {
+		s[text.EntityKey(e.Name)] = true
+	}
+	return s
+}
+
+func sharesEntity(mine map[string]bool, theirs []text.Entity) bool {
+	return slices.ContainsFunc(theirs, func(e text.Entity) bool { return mine[text.EntityKey(e.Name)] })
+}

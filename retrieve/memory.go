@@ -1,0 +1,383 @@
+package retrieve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/hrr"
+	"github.com/holomem/holomem/text"
+)
+
+// Options configure a [Memory]. The zero value is usable: no embedder,
+// default weights, a 90-day half-life.
+type Options struct {
+	// Embedder computes sentence vectors; nil runs recall without the
+	// semantic channel (and says so in every result).
+	Embedder holomem.Embedder
+	// Weights are the channel weights; zero means holomem.DefaultWeights.
+	Weights holomem.Weights
+	// HalfLife is the age at which decay halves a fact's score, counted from
+	// its last content change. Zero means 90 days; negative disables decay.
+	HalfLife time.Duration
+	// DisableHRR turns the hrr channel off (its weight is redistributed).
+	DisableHRR bool
+	// NearDuplicate is the token Jaccard (or cosine, with a model) at or
+	// above which Remember reports an existing fact as a near-duplicate.
+	// Zero means 0.7 (Jaccard) and 0.92 (cosine).
+	NearDuplicate float64
+	// ExactBelow is the number of vectors below which semantic search scans
+	// exactly instead of using the HNSW graph. Zero means 2000.
+	ExactBelow int
+	// AnchorRoot resolves relative anchor paths; "" means the working directory.
+	AnchorRoot string
+	// Now is the clock; nil means time.Now. Tests set it.
+	Now func() time.Time
+	// Logger receives warnings about degraded modes; nil discards them.
+	Logger *slog.Logger
+}
+
+const (
+	defaultHalfLife      = 90 * 24 * time.Hour
+	defaultNearJaccard   = 0.7
+	defaultNearCosine    = 0.92
+	defaultExactBelow    = 2000
+	candidateMultiplier  = 3
+	minCandidates        = 30
+	noEmbedderNote       = "no embedding model: recall runs on fts, jaccard and hrr; run `holomem model pull` to add the semantic channel"
+	embedFailedNoteFmt   = "semantic channel skipped: %v"
+	contradictionMinEnts = 1
+)
+
+// Memory implements [holomem.Memory]. It is safe for concurrent use.
+type Memory struct {
+	store holomem.Store
+	emb   holomem.Embedder
+	opts  Options
+	log   *slog.Logger
+
+	sem *semanticIndex // nil without an embedder
+
+	mu struct {
+		sync.Mutex
+		closed bool
+	}
+}
+
+var _ holomem.Memory = (*Memory)(nil)
+
+// New returns a Memory over store. It does not take ownership of store.
+func New(store holomem.Store, opts Options) (*Memory, error) {
+	if store == nil {
+		return nil, fmt.Errorf("%w: retrieve.New needs a store", holomem.ErrInvalid)
+	}
+	if opts.Weights == (holomem.Weights{}) {
+		opts.Weights = holomem.DefaultWeights()
+	}
+	if err := opts.Weights.Validate(); err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	if opts.HalfLife == 0 {
+		opts.HalfLife = defaultHalfLife
+	}
+	if opts.ExactBelow <= 0 {
+		opts.ExactBelow = defaultExactBelow
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	m := &Memory{store: store, emb: opts.Embedder, opts: opts, log: opts.Logger}
+	if m.log == nil {
+		m.log = slog.New(slog.DiscardHandler)
+	}
+	if m.emb != nil {
+		m.sem = newSemanticIndex(store, m.emb.ModelID(), m.emb.Dim(), opts.ExactBelow)
+	}
+	return m, nil
+}
+
+// Store returns the store the memory writes through.
+func (m *Memory) Store() holomem.Store { return m.store }
+
+// Embedder returns the configured embedder, or nil.
+func (m *Memory) Embedder() holomem.Embedder { return m.emb }
+
+// Channels lists the channels recall runs with this configuration.
+func (m *Memory) Channels() []holomem.Channel {
+	ch := []holomem.Channel{holomem.ChannelFTS, holomem.ChannelJaccard}
+	if !m.opts.DisableHRR {
+		ch = append(ch, holomem.ChannelHRR)
+	}
+	if m.emb != nil {
+		ch = append(ch, holomem.ChannelSemantic)
+	}
+	return ch
+}
+
+// Close releases the in-memory indexes. It does not close the store.
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.mu.closed = true
+	if m.sem != nil {
+		m.sem.reset()
+	}
+	return nil
+}
+
+// encodeHRR returns the compact holographic vector of content: its distinct
+// tokens bound to ROLE_CONTENT and its entities (aliases resolved to the
+// canonical entity when the store knows them) bound to ROLE_ENTITY.
+func (m *Memory) encodeHRR(ctx context.Context, namespace, content string) []byte {
+	if m.opts.DisableHRR {
+		return nil
+	}
+	return hrr.Marshal(hrr.EncodeFact(text.Tokens(content), m.entityKeys(ctx, namespace, content)))
+}
+
+// entityKeys extracts entities from s and resolves each to its canonical key.
+func (m *Memory) entityKeys(ctx context.Context, namespace, s string) []string {
+	ents := text.Entities(s)
+	keys := make([]string, 0, len(ents))
+	for _, e := range ents {
+		keys = append(keys, m.resolveEntity(ctx, namespace, e.Name))
+	}
+	return keys
+}
+
+// resolveEntity returns the key of the entity name resolves to (through
+// aliases), or the name's own key when the store does not know it.
+func (m *Memory) resolveEntity(ctx context.Context, namespace, name string) string {
+	if e, err := m.store.FindEntity(ctx, namespace, name); err == nil {
+		return text.EntityKey(e.Name)
+	}
+	return text.EntityKey(name)
+}
+
+// Remember stores f with its derived data and reports near-duplicates and
+// likely contradictions found before the write.
+func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Remembered, error) {
+	f.Normalize()
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	var qv []float32
+	if m.emb != nil && len(f.Embedding) == 0 {
+		v, err := m.embedOne(ctx, f.Content)
+		if err != nil {
+			m.log.Warn("embed on remember", "err", err)
+		} else {
+			qv = v
+		}
+	}
+	dups, contras, err := m.hygiene(ctx, f, qv)
+	if err != nil {
+		return nil, fmt.Errorf("check duplicates: %w", err)
+	}
+	if len(f.HRR) == 0 {
+		f.HRR = m.encodeHRR(ctx, f.Namespace, f.Content)
+	}
+	created, err := m.store.CreateFact(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := &holomem.Remembered{Fact: f, Created: created}
+	if !created {
+		return out, nil
+	}
+	out.NearDuplicates, out.Contradictions = dropID(dups, f.ID), dropID(contras, f.ID)
+	if err := m.storeVector(ctx, f, qv); err != nil {
+		m.log.Warn("store embedding", "id", f.ID, "err", err)
+	}
+	return out, nil
+}
+
+// storeVector persists and indexes f's vector: the one the caller supplied
+// (imports), or qv computed by Remember.
+func (m *Memory) storeVector(ctx context.Context, f *holomem.Fact, qv []float32) error {
+	if m.sem == nil {
+		return nil
+	}
+	v := qv
+	if len(f.Embedding) > 0 && f.ModelID == m.emb.ModelID() {
+		v = f.Embedding
+	}
+	if v == nil {
+		return nil
+	}
+	if err := m.store.SetEmbeddings(ctx, m.emb.ModelID(), map[int64][]float32{f.ID: v}); err != nil {
+		return err
+	}
+	f.ModelID, f.Embedding = m.emb.ModelID(), v
+	m.sem.upsert(f.Namespace, f.ID, v)
+	return nil
+}
+
+func dropID(hits []holomem.Hit, id int64) []holomem.Hit {
+	out := hits[:0]
+	for _, h := range hits {
+		if h.Fact.ID != id {
+			out = append(out, h)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// Update changes a fact; a content change re-derives the HRR vector and the
+// embedding.
+func (m *Memory) Update(ctx context.Context, id int64, upd holomem.FactUpdate) (*holomem.Fact, error) {
+	if err := upd.Validate(); err != nil {
+		return nil, err
+	}
+	var old *holomem.Fact
+	if upd.Content != nil {
+		var err error
+		if old, err = m.store.FindFactByID(ctx, id); err != nil {
+			return nil, err
+		}
+		if upd.HRR == nil {
+			upd.HRR = m.encodeHRR(ctx, old.Namespace, *upd.Content)
+		}
+	}
+	f, err := m.store.UpdateFact(ctx, id, upd)
+	if err != nil {
+		return nil, err
+	}
+	if old != nil && old.Content != f.Content && m.emb != nil {
+		v, err := m.embedOne(ctx, f.Content)
+		if err != nil {
+			m.log.Warn("embed on update", "id", id, "err", err)
+			m.sem.remove(f.Namespace, id)
+			return f, nil
+		}
+		if err := m.storeVector(ctx, f, v); err != nil {
+			m.log.Warn("store embedding", "id", id, "err", err)
+		}
+	}
+	return f, nil
+}
+
+// Forget deletes a fact and drops it from the in-memory indexes.
+func (m *Memory) Forget(ctx context.Context, id int64) error {
+	f, err := m.store.FindFactByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := m.store.DeleteFact(ctx, id); err != nil {
+		return err
+	}
+	if m.sem != nil {
+		m.sem.remove(f.Namespace, id)
+	}
+	return nil
+}
+
+// Feedback records a helpful or unhelpful vote.
+func (m *Memory) Feedback(ctx context.Context, id int64, helpful bool) (*holomem.Fact, error) {
+	return m.store.RecordFeedback(ctx, id, helpful)
+}
+
+// Supersede records that newer replaces older; older leaves recall.
+func (m *Memory) Supersede(ctx context.Context, older, newer int64) error {
+	return m.store.Supersede(ctx, older, newer)
+}
+
+func (m *Memory) embedOne(ctx context.Context, s string) ([]float32, error) {
+	vs, err := m.emb.Embed(ctx, []string{stripForEmbedding(s)})
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) != 1 || len(vs[0]) != m.emb.Dim() {
+		return nil, fmt.Errorf("embedder returned %d vectors for 1 text", len(vs))
+	}
+	return vs[0], nil
+}
+
+// decay returns 0.5^(age/half-life) for a fact last changed at t.
+func (m *Memory) decay(t time.Time) float64 {
+	if m.opts.HalfLife < 0 || t.IsZero() {
+		return 1
+	}
+	age := m.opts.Now().Sub(t)
+	if age <= 0 {
+		return 1
+	}
+	return math.Pow(0.5, float64(age)/float64(m.opts.HalfLife))
+}
+
+// isNotFound reports whether err is holomem.ErrNotFound.
+func isNotFound(err error) bool { return errors.Is(err, holomem.ErrNotFound) }
+
+// stripForEmbedding is the text that gets embedded: URLs, attachment markup
+// and file paths removed (the raw text still goes to full-text search).
+func stripForEmbedding(s string) string {
+	if t := text.StripForEmbedding(s); t != "" {
+		return t
+	}
+	return s
+}
+
+// Import stores many facts in one transaction without write-time hygiene
+// (bulk imports): HRR vectors are derived here, embeddings are computed in
+// batches when a model is configured (a failure leaves them for
+// `backfill`). It returns which facts were new; existing ones (same content
+// or external key) are loaded into their Fact.
+func (m *Memory) Import(ctx context.Context, facts []*holomem.Fact) ([]bool, error) {
+	for _, f := range facts {
+		f.Normalize()
+		if err := f.Validate(); err != nil {
+			return nil, err
+		}
+		if len(f.HRR) == 0 {
+			f.HRR = m.encodeHRR(ctx, f.Namespace, f.Content)
+		}
+	}
+	created, err := m.store.CreateFacts(ctx, facts)
+	if err != nil {
+		return nil, err
+	}
+	if m.emb == nil {
+		return created, nil
+	}
+	var todo []*holomem.Fact
+	for i, f := range facts {
+		if created[i] {
+			todo = append(todo, f)
+		}
+	}
+	for start := 0; start < len(todo); start += embedBatch {
+		batch := todo[start:min(start+embedBatch, len(todo))]
+		texts := make([]string, len(batch))
+		for i, f := range batch {
+			texts[i] = stripForEmbedding(f.Content)
+		}
+		vs, err := m.emb.Embed(ctx, texts)
+		if err != nil {
+			if ctx.Err() != nil {
+				return created, ctx.Err()
+			}
+			m.log.Warn("embed imported facts; run `holomem backfill` later", "err", err)
+			break
+		}
+		vecs := make(map[int64][]float32, len(batch))
+		for i, f := range batch {
+			vecs[f.ID] = vs[i]
+		}
+		if err := m.store.SetEmbeddings(ctx, m.emb.ModelID(), vecs); err != nil {
+			return created, fmt.Errorf("store embeddings: %w", err)
+		}
+		for i, f := range batch {
+			f.ModelID, f.Embedding = m.emb.ModelID(), vs[i]
+			m.sem.upsert(f.Namespace, f.ID, vs[i])
+		}
+	}
+	return created, nil
+}

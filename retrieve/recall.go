@@ -1,0 +1,234 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/hrr"
+	"github.com/holomem/holomem/text"
+	"github.com/holomem/holomem/vec"
+)
+
+// candidate gathers one fact's channel scores while recall runs.
+type candidate struct {
+	fact   *holomem.Fact
+	scores holomem.Scores
+	via    []int64
+}
+
+// Recall answers q: candidates from full text and semantic search, scored on
+// every channel that can run, combined with the weights, ranked by score and
+// then id. Returned facts get retrieval_count + 1 unless q.NoTouch.
+func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, error) {
+	q.Normalize()
+	if err := q.Validate(); err != nil {
+		return nil, err
+	}
+	weights := m.opts.Weights
+	if q.Weights != nil {
+		weights = *q.Weights
+	}
+	res := &holomem.Result{}
+	pool := max(q.Limit*candidateMultiplier, minCandidates)
+	cands := map[int64]*candidate{}
+	get := func(id int64) *candidate {
+		c := cands[id]
+		if c == nil {
+			c = &candidate{}
+			cands[id] = c
+		}
+		return c
+	}
+
+	// Full text: the raw query; user text is escaped by the store.
+	matches, err := m.store.SearchText(ctx, q.Namespace, q.Text, pool)
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
+	}
+	for _, mt := range matches {
+		get(mt.ID).scores.FTS = mt.Score
+	}
+	res.Channels = append(res.Channels, holomem.ChannelFTS, holomem.ChannelJaccard)
+
+	// Semantic: nearest neighbours join the candidates (not only when FTS is empty).
+	semantic := false
+	var qv []float32
+	if m.emb == nil {
+		res.Notes = append(res.Notes, noEmbedderNote)
+	} else if v, err := m.embedQuery(ctx, q); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf(embedFailedNoteFmt, err))
+	} else if near, err := m.sem.search(ctx, q.Namespace, v, pool); err != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf(embedFailedNoteFmt, err))
+	} else {
+		semantic, qv = true, v
+		for _, r := range near {
+			get(r.ID).scores.Semantic = max(0, float64(r.Score))
+		}
+	}
+	hrrOn := !m.opts.DisableHRR
+	if hrrOn {
+		res.Channels = append(res.Channels, holomem.ChannelHRR)
+	}
+	if semantic {
+		res.Channels = append(res.Channels, holomem.ChannelSemantic)
+	}
+
+	if err := m.loadCandidates(ctx, cands, q); err != nil {
+		return nil, err
+	}
+	m.scoreLocal(ctx, cands, q, hrrOn, semantic, qv)
+
+	w := weights.Redistribute(semantic, hrrOn)
+	if q.PPR {
+		if w.PPR == 0 {
+			w.PPR = defaultPPRWeight
+		}
+		if err := m.addPPR(ctx, cands, q, w); err != nil {
+			return nil, err
+		}
+		res.Channels = append(res.Channels, holomem.ChannelPPR)
+	} else {
+		w.PPR = 0
+	}
+	res.Weights = w
+	hits := m.rank(cands, w)
+	if q.FollowCausal {
+		if hits, err = m.followCausal(ctx, hits, q, w); err != nil {
+			return nil, err
+		}
+	}
+	if len(hits) > q.Limit {
+		hits = hits[:q.Limit]
+	}
+	m.markStale(hits)
+	if !q.NoTouch && len(hits) > 0 {
+		ids := make([]int64, len(hits))
+		for i, h := range hits {
+			ids[i] = h.Fact.ID
+		}
+		if err := m.store.MarkRetrieved(ctx, ids); err != nil {
+			return nil, fmt.Errorf("count retrievals: %w", err)
+		}
+		for i := range hits {
+			hits[i].Fact.RetrievalCount++
+		}
+	}
+	res.Hits = hits
+	if res.Hits == nil {
+		res.Hits = []holomem.Hit{}
+	}
+	return res, nil
+}
+
+// embedQuery embeds the query for the semantic channel. Under a deadline
+// it leaves a fifth of the remaining time for the other channels: when the
+// model is slow (cold load, busy CPU) recall answers without it rather than
+// not at all.
+func (m *Memory) embedQuery(ctx context.Context, q holomem.Query) ([]float32, error) {
+	t := q.EmbedText
+	if t == "" {
+		t = q.Text
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-time.Until(dl)/5))
+		defer cancel()
+	}
+	return m.embedOne(ctx, t)
+}
+
+// loadCandidates fetches the candidates' facts in one query and drops those
+// the query filters out (namespace, category, trust, superseded).
+func (m *Memory) loadCandidates(ctx context.Context, cands map[int64]*candidate, q holomem.Query) error {
+	var ids []int64
+	for id, c := range cands {
+		if c.fact == nil {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	slices.Sort(ids)
+	facts, _, err := m.store.FindFacts(ctx, holomem.FactFilter{
+		IDs: ids, WithHRR: !m.opts.DisableHRR, IncludeSuperseded: q.IncludeSuperseded,
+	})
+	if err != nil {
+		return fmt.Errorf("load candidates: %w", err)
+	}
+	for _, f := range facts {
+		cands[f.ID].fact = f
+	}
+	for id, c := range cands {
+		f := c.fact
+		if f == nil || f.Namespace != q.Namespace || f.Trust < *q.MinTrust ||
+			(q.Category != "" && f.Category != q.Category) ||
+			(!q.IncludeSuperseded && f.SupersededBy != 0) {
+			delete(cands, id)
+		}
+	}
+	return nil
+}
+
+// scoreLocal fills the jaccard, hrr and (for candidates found by full text
+// only) semantic scores.
+func (m *Memory) scoreLocal(ctx context.Context, cands map[int64]*candidate, q holomem.Query, hrrOn, semantic bool, qv []float32) {
+	qset := text.SortedSet(text.Tokens(q.Text))
+	var key *hrr.Key
+	if hrrOn {
+		key = hrr.QueryKey(text.Tokens(q.Text), m.entityKeys(ctx, q.Namespace, q.Text))
+	}
+	for _, c := range cands {
+		if c.fact == nil {
+			continue
+		}
+		c.scores.Jaccard = text.JaccardSorted(qset, text.SortedSet(text.Tokens(c.fact.Content)))
+		if key != nil && hrr.Check(c.fact.HRR) == nil {
+			c.scores.HRR = hrr.Relevance(key.Score(c.fact.HRR))
+		}
+		if semantic && c.scores.Semantic == 0 {
+			if v := m.sem.vectorOf(q.Namespace, c.fact.ID); v != nil {
+				c.scores.Semantic = max(0, float64(vec.Dot(qv, v)))
+			}
+		}
+	}
+}
+
+// rank combines channel scores into hits, best first, ties by id.
+func (m *Memory) rank(cands map[int64]*candidate, w holomem.Weights) []holomem.Hit {
+	total := w.FTS + w.Jaccard + w.HRR + w.Semantic + w.PPR
+	hits := make([]holomem.Hit, 0, len(cands))
+	for _, c := range cands {
+		if c.fact == nil {
+			continue
+		}
+		s := c.scores
+		rel := (s.FTS*w.FTS + s.Jaccard*w.Jaccard + s.HRR*w.HRR + s.Semantic*w.Semantic + s.PPR*w.PPR) / total
+		if rel <= 0 && len(c.via) == 0 {
+			continue
+		}
+		d := m.decay(c.fact.UpdatedAt)
+		hits = append(hits, holomem.Hit{
+			Fact: c.fact, Relevance: rel, Decay: d, Scores: s, Via: c.via,
+			Score: rel * c.fact.Trust * d,
+		})
+	}
+	sortHits(hits)
+	return hits
+}
+
+func sortHits(hits []holomem.Hit) {
+	slices.SortFunc(hits, func(a, b holomem.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Fact.ID, b.Fact.ID)
+	})
+}
