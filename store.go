@@ -44,7 +44,8 @@ type Store interface {
 	// SearchText runs the full-text channel: the query is data, never FTS
 	// syntax. It tries all terms first and relaxes to any term when that
 	// finds fewer than limit facts. Scores are BM25 normalised to 0..1.
-	SearchText(ctx context.Context, namespace, query string, limit int) ([]TextMatch, error)
+	// Superseded facts are skipped unless an option includes them.
+	SearchText(ctx context.Context, namespace, query string, limit int, opts ...SearchOption) ([]TextMatch, error)
 
 	// FactIDsByEntity returns the ids of facts linked to the entity (aliases
 	// resolved, case-insensitive), ordered by id.
@@ -86,6 +87,29 @@ type Store interface {
 
 	// Close releases the store.
 	Close() error
+}
+
+// SearchOptions tune [Store.SearchText]; build them with SearchOption funcs.
+type SearchOptions struct {
+	// IncludeSuperseded also searches facts another fact replaced.
+	IncludeSuperseded bool
+}
+
+// SearchOption sets one of [SearchOptions].
+type SearchOption func(*SearchOptions)
+
+// WithSuperseded makes a search include superseded facts.
+func WithSuperseded() SearchOption {
+	return func(o *SearchOptions) { o.IncludeSuperseded = true }
+}
+
+// ApplySearchOptions folds opts into a SearchOptions value (for stores).
+func ApplySearchOptions(opts []SearchOption) SearchOptions {
+	var o SearchOptions
+	for _, fn := range opts {
+		fn(&o)
+	}
+	return o
 }
 
 // TextMatch is one full-text hit: the fact id and its normalised BM25 score.

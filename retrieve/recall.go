@@ -45,7 +45,11 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	}
 
 	// Full text: the raw query; user text is escaped by the store.
-	matches, err := m.store.SearchText(ctx, q.Namespace, q.Text, pool)
+	var sopts []holomem.SearchOption
+	if q.IncludeSuperseded {
+		sopts = append(sopts, holomem.WithSuperseded())
+	}
+	matches, err := m.store.SearchText(ctx, q.Namespace, q.Text, pool, sopts...)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}

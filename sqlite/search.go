@@ -15,12 +15,12 @@ import (
 // matchAll/matchAny (quoted terms only) and is bound as a parameter.
 const ftsSearch = `SELECT f.id, -bm25(facts_fts) AS x
 	FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid
-	WHERE facts_fts MATCH ? AND f.namespace = ? AND f.superseded_by IS NULL
+	WHERE facts_fts MATCH ? AND f.namespace = ? AND (? OR f.superseded_by IS NULL)
 	ORDER BY bm25(facts_fts), f.id
 	LIMIT ?`
 
 // SearchText runs the full-text channel over the namespace's facts that
-// are not superseded (an empty namespace means [holomem.DefaultNamespace]).
+// are not superseded (unless [holomem.WithSuperseded]) (an empty namespace means [holomem.DefaultNamespace]).
 // The query is data: it is turned into quoted FTS5 terms, never parsed as
 // FTS5 syntax. All terms are tried first; when that finds fewer than limit
 // facts, facts with any term fill the rest. Scores: x = -bm25, all-term hits
@@ -29,7 +29,8 @@ const ftsSearch = `SELECT f.id, -bm25(facts_fts) AS x
 // by id. A query without searchable words gives no matches; limit <= 0
 // means [holomem.DefaultLimit]. Returns ErrInvalid for a query that is not
 // UTF-8 or longer than [holomem.MaxQueryBytes].
-func (s *Store) SearchText(ctx context.Context, namespace, query string, limit int) ([]holomem.TextMatch, error) {
+func (s *Store) SearchText(ctx context.Context, namespace, query string, limit int, opts ...holomem.SearchOption) ([]holomem.TextMatch, error) {
+	superseded := holomem.ApplySearchOptions(opts).IncludeSuperseded
 	if !utf8.ValidString(query) {
 		return nil, fmt.Errorf("search text: %w: query is not valid UTF-8", holomem.ErrInvalid)
 	}
@@ -46,7 +47,7 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 	}
 	var out []holomem.TextMatch
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		hits, err := ftsQuery(ctx, tx, all, namespace, limit)
+		hits, err := ftsQuery(ctx, tx, all, namespace, superseded, limit)
 		if err != nil {
 			return err
 		}
@@ -63,7 +64,7 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 			seen[h.ID] = true
 		}
 		// Ask for enough to fill the limit after dropping the all-term hits.
-		more, err := ftsQuery(ctx, tx, anyQ, namespace, limit+len(out))
+		more, err := ftsQuery(ctx, tx, anyQ, namespace, superseded, limit+len(out))
 		if err != nil {
 			return err
 		}
@@ -87,8 +88,8 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 }
 
 // ftsQuery returns hits with the raw x = -bm25 in Score, best first.
-func ftsQuery(ctx context.Context, tx *sql.Tx, match, namespace string, limit int) ([]holomem.TextMatch, error) {
-	rows, err := tx.QueryContext(ctx, ftsSearch, match, namespace, limit)
+func ftsQuery(ctx context.Context, tx *sql.Tx, match, namespace string, superseded bool, limit int) ([]holomem.TextMatch, error) {
+	rows, err := tx.QueryContext(ctx, ftsSearch, match, namespace, superseded, limit)
 	if err != nil {
 		return nil, err
 	}
