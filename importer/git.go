@@ -60,7 +60,7 @@ var remoteGitHubRE = regexp.MustCompile(`github\.com[:/]([\w.-]+/[\w.-]+?)(?:\.g
 // "commit", key [GitKey], CreatedAt its author date). Issue references in
 // messages become causal links to the commit (From = the issue, To = the
 // commit): closing keywords ("Fixes #12"), bare #N references read as in
-// PR titles, GH-N, owner/repo#N and issue URLs. The issue's key is
+// PR titles, GH-N, owner/repo#N and issue or pull URLs. The issue's key is
 // [GitHubKey] when origin is a GitHub remote, else "issue:#N". With
 // opts.Temporal, commits touching the same file are linked in time order.
 //
@@ -230,6 +230,7 @@ func (p *gitParser) record(chunk string) (Record, string) {
 	for _, line := range strings.Split(msg, "\n") {
 		add(titleRefs(line, ReasonRef))
 	}
+	add(urlRefs(msg, ReasonRef))
 
 	if p.opts.Temporal {
 		var touched []string

@@ -60,6 +60,9 @@ func atoiRef(s string) int {
 
 // keywordRefs returns the references after closing keywords in s.
 func keywordRefs(s string) []issueRef {
+	if !mayHaveKeyword(s) {
+		return nil
+	}
 	var out []issueRef
 	for _, m := range keywordRE.FindAllString(s, -1) {
 		for _, r := range oneRefRE.FindAllStringSubmatch(m, -1) {
@@ -80,6 +83,21 @@ func keywordRefs(s string) []issueRef {
 		}
 	}
 	return out
+}
+
+// mayHaveKeyword is a cheap test that lets most texts skip keywordRE:
+// every keyword starts with "clos", "fix" or "resol" in some case.
+func mayHaveKeyword(s string) bool {
+	for i := 0; i+3 <= len(s); i++ {
+		switch s[i] | 0x20 {
+		case 'c', 'f', 'r':
+			w := strings.ToLower(s[i:min(i+5, len(s))])
+			if strings.HasPrefix(w, "clos") || strings.HasPrefix(w, "fix") || strings.HasPrefix(w, "resol") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // titleRefs returns the #N references of a title or message that read as
@@ -135,6 +153,19 @@ func bareRefContext(before, after string) bool {
 		return true
 	}
 	return false
+}
+
+var issueURLRE = regexp.MustCompile(`https?://github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/(\d+)\b`)
+
+// urlRefs returns the GitHub issue and pull URLs in s, with the given reason.
+func urlRefs(s, reason string) []issueRef {
+	var out []issueRef
+	for _, m := range issueURLRE.FindAllStringSubmatch(s, -1) {
+		if n := atoiRef(m[2]); n > 0 {
+			out = append(out, issueRef{Repo: m[1], Num: n, Reason: reason})
+		}
+	}
+	return out
 }
 
 // ghRefs returns the GH-N references in s.

@@ -1,0 +1,184 @@
+package importer_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/importer"
+)
+
+// gitRepo is a real repository in a temporary folder.
+type gitRepo struct {
+	tb  testing.TB
+	dir string
+	n   int
+}
+
+func newGitRepo(tb testing.TB) *gitRepo {
+	tb.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		tb.Skip("git is not installed")
+	}
+	r := &gitRepo{tb: tb, dir: tb.TempDir()}
+	r.git("init", "-q", "-b", "main")
+	return r
+}
+
+func (r *gitRepo) git(args ...string) string {
+	r.tb.Helper()
+	cmd := exec.Command("git", append([]string{"-C", r.dir, "-c", "user.name=Test", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	date := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(r.n) * time.Hour).Format(time.RFC3339)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date, "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.tb.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// commit writes files (name -> content) and commits them with msg.
+func (r *gitRepo) commit(msg string, files ...string) string {
+	r.tb.Helper()
+	r.n++
+	for _, f := range files {
+		p := filepath.Join(r.dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			r.tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("%s %d\n", f, r.n)), 0o644); err != nil {
+			r.tb.Fatal(err)
+		}
+	}
+	r.git("add", "-A")
+	r.git("commit", "-q", "--allow-empty", "-m", msg)
+	return r.git("rev-parse", "HEAD")
+}
+
+func TestGit(t *testing.T) {
+	r := newGitRepo(t)
+	r.git("remote", "add", "origin", "git@github.com:acme/app.git")
+	c1 := r.commit("Initial commit", "README.md", "main.go")
+	c2 := r.commit("fix(config #12): nil check\n\nFixes #13, closes other/lib#7.\nSee GH-14.", "main.go")
+	c3 := r.commit("Make tests our #1 priority", "main_test.go")
+	c4 := r.commit("Add docs (#20)\n\nRefs https://github.com/acme/app/issues/21", "README.md", "main.go")
+
+	recs, sum := collect(t, func(fn func(importer.Record) error) (importer.Summary, error) {
+		return importer.Git(t.Context(), r.dir, fn, importer.GitOptions{Temporal: true})
+	})
+	if sum.Skipped != 0 || len(recs) != 4 {
+		t.Fatalf("records %d, skips %v", len(recs), sum.Skips)
+	}
+	key := func(sha string) string { return importer.GitKey("acme/app", sha) }
+	// git log is newest first.
+	if got, want := []string{recs[0].Key, recs[1].Key, recs[2].Key, recs[3].Key}, []string{key(c4), key(c3), key(c2), key(c1)}; !slices.Equal(got, want) {
+		t.Fatalf("keys = %q, want %q", got, want)
+	}
+	f := recs[2].Fact
+	if f.Content != "fix(config #12): nil check\n\nFixes #13, closes other/lib#7.\nSee GH-14." ||
+		f.Category != importer.CategoryCommit || f.Source != importer.SourceGit || f.ExternalKey != key(c2) {
+		t.Errorf("fact = %+v", f)
+	}
+	if want := time.Date(2025, 1, 1, 2, 0, 0, 0, time.UTC); !f.CreatedAt.Equal(want) {
+		t.Errorf("created = %v, want %v", f.CreatedAt, want)
+	}
+	links := func(rec importer.Record) []string {
+		var out []string
+		for _, l := range rec.Links {
+			out = append(out, fmt.Sprintf("%s %s>%s %s", l.Kind, l.FromKey, l.ToKey, l.Reason))
+		}
+		return out
+	}
+	wantLinks := [][]string{
+		{
+			"causal github:acme/app#20>" + key(c4) + " ref",
+			"causal github:acme/app#21>" + key(c4) + " ref",
+		},
+		nil, // "#1 priority" is not a reference
+		{
+			"causal github:acme/app#13>" + key(c2) + " keyword,ref",
+			"causal github:other/lib#7>" + key(c2) + " keyword,ref",
+			"causal github:acme/app#14>" + key(c2) + " gh_ref",
+			"causal github:acme/app#12>" + key(c2) + " ref",
+			"temporal " + key(c2) + ">" + key(c4) + " same_file",
+		},
+		{
+			"temporal " + key(c1) + ">" + key(c4) + " same_file",
+			"temporal " + key(c1) + ">" + key(c2) + " same_file",
+		},
+	}
+	for i, want := range wantLinks {
+		if got := links(recs[i]); !slices.Equal(got, want) {
+			t.Errorf("commit %d links:\n got %q\nwant %q", i, got, want)
+		}
+	}
+	if got := sum.LinksByKind[holomem.EdgeTemporal]; got != 3 {
+		t.Errorf("temporal links = %d, want 3", got)
+	}
+}
+
+func TestGit_NoGitHubRemote(t *testing.T) {
+	r := newGitRepo(t)
+	c := r.commit("Fix #3")
+	recs, _ := collect(t, func(fn func(importer.Record) error) (importer.Summary, error) {
+		return importer.Git(t.Context(), r.dir, fn, importer.GitOptions{MaxCount: 1})
+	})
+	name := filepath.Base(r.dir)
+	if len(recs) != 1 || recs[0].Key != importer.GitKey(name, c) {
+		t.Fatalf("records = %+v", recs)
+	}
+	if len(recs[0].Links) != 1 || recs[0].Links[0].FromKey != "issue:#3" {
+		t.Fatalf("links = %+v", recs[0].Links)
+	}
+	recs, _ = collect(t, func(fn func(importer.Record) error) (importer.Summary, error) {
+		return importer.Git(t.Context(), r.dir, fn, importer.GitOptions{Name: "mine"})
+	})
+	if recs[0].Key != importer.GitKey("mine", c) {
+		t.Fatalf("key = %q", recs[0].Key)
+	}
+}
+
+func TestGit_Errors(t *testing.T) {
+	noop := func(importer.Record) error { return nil }
+	t.Run("ErrInvalidNotARepo", func(t *testing.T) {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("git is not installed")
+		}
+		_, err := importer.Git(t.Context(), t.TempDir(), noop, importer.GitOptions{})
+		if !errors.Is(err, holomem.ErrInvalid) || !strings.Contains(err.Error(), "not a git repository") {
+			t.Fatalf("err = %v, want ErrInvalid", err)
+		}
+	})
+	t.Run("EmptyRepo", func(t *testing.T) {
+		r := newGitRepo(t)
+		sum, err := importer.Git(t.Context(), r.dir, noop, importer.GitOptions{})
+		if err != nil || sum.Records != 0 {
+			t.Fatalf("sum %+v, err %v", sum, err)
+		}
+	})
+	t.Run("ErrInvalidRev", func(t *testing.T) {
+		r := newGitRepo(t)
+		r.commit("x")
+		_, err := importer.Git(t.Context(), r.dir, noop, importer.GitOptions{Rev: "nope"})
+		if !errors.Is(err, holomem.ErrInvalid) {
+			t.Fatalf("err = %v, want ErrInvalid", err)
+		}
+	})
+	t.Run("CallbackError", func(t *testing.T) {
+		r := newGitRepo(t)
+		r.commit("a")
+		r.commit("b")
+		boom := errors.New("boom")
+		_, err := importer.Git(t.Context(), r.dir, func(importer.Record) error { return boom }, importer.GitOptions{})
+		if !errors.Is(err, boom) {
+			t.Fatalf("err = %v, want boom", err)
+		}
+	})
+}
