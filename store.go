@@ -85,6 +85,11 @@ type Store interface {
 	// Meta returns ErrNotFound if the key was never set.
 	Meta(ctx context.Context, key string) (string, error)
 
+	// LogInjection records one run of the prompt hook.
+	LogInjection(ctx context.Context, inj Injection) error
+	// InjectionStats summarises the hook runs since a time.
+	InjectionStats(ctx context.Context, since time.Time) (*InjectionStats, error)
+
 	// Close releases the store.
 	Close() error
 }
