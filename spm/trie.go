@@ -24,11 +24,12 @@ import (
 //
 // A trie is immutable after build and safe for concurrent use.
 type trie struct {
-	nodes []trieNode
-	arena string   // keys in sorted order, concatenated
-	off   []uint32 // key p (in sorted order) is arena[off[p]:off[p+1]]
-	val   []int32  // value of key p
-	root  [256]int32
+	nodes  []trieNode
+	labels []byte   // labels[i] is the byte leading to node i; siblings are adjacent
+	arena  string   // keys in sorted order, concatenated
+	off    []uint32 // key p (in sorted order) is arena[off[p]:off[p+1]]
+	val    []int32  // value of key p
+	root   [256]int32
 }
 
 type trieNode struct {
@@ -37,7 +38,6 @@ type trieNode struct {
 	tail  int32 // sorted key this node alone leads to, else -1
 	depth int32 // bytes from the root; a tail matches from its key's byte depth
 	num   uint16
-	label byte
 }
 
 // buildTrie builds a trie over keys with vals[i] the value of keys[i].
@@ -83,6 +83,7 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 	// Each node owns the sorted range lo:hi of keys sharing its prefix.
 	t.nodes = make([]trieNode, 1, len(keys)+len(keys)/2)
 	t.nodes[0] = trieNode{val: -1, tail: -1}
+	t.labels = make([]byte, 1, cap(t.nodes))
 	lo := make([]int32, 1, cap(t.nodes))
 	hi := make([]int32, 1, cap(t.nodes))
 	hi[0] = int32(len(keys))
@@ -117,7 +118,8 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 			if n == 0 {
 				t.root[b] = int32(len(t.nodes))
 			}
-			t.nodes = append(t.nodes, trieNode{val: -1, tail: -1, depth: int32(depth + 1), label: b})
+			t.nodes = append(t.nodes, trieNode{val: -1, tail: -1, depth: int32(depth + 1)})
+			t.labels = append(t.labels, b)
 			lo = append(lo, i)
 			hi = append(hi, j)
 			t.nodes[n].num++
@@ -254,12 +256,22 @@ func (t *trie) child(n int32, b byte) int32 {
 		return t.root[b]
 	}
 	nd := &t.nodes[n]
-	lo, hi := nd.first, nd.first+int32(nd.num)
+	first := nd.first
+	labels := t.labels[first : first+int32(nd.num)]
+	if len(labels) <= 8 {
+		for i, l := range labels {
+			if l == b {
+				return first + int32(i)
+			}
+		}
+		return -1
+	}
+	lo, hi := 0, len(labels)
 	for lo < hi {
-		m := int32(uint32(lo+hi) >> 1)
-		switch l := t.nodes[m].label; {
+		m := int(uint(lo+hi) >> 1)
+		switch l := labels[m]; {
 		case l == b:
-			return m
+			return first + int32(m)
 		case l < b:
 			lo = m + 1
 		default:
