@@ -1,0 +1,212 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/holomem/holomem"
+)
+
+func (a *app) statsCmd() *cobra.Command {
+	var all bool
+	cmd := &cobra.Command{
+		Use: "stats", Short: "Counts of facts, entities, edges, vectors", GroupID: "admin", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := a.open(cmd.Context())
+			if err != nil {
+				return err
+			}
+			ns := a.ns()
+			if all {
+				ns = ""
+			}
+			st, err := s.Stats(cmd.Context(), ns)
+			if err != nil {
+				return err
+			}
+			return a.out(st, func(w io.Writer) { printStats(w, st) })
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "all namespaces")
+	return cmd
+}
+
+func printStats(w io.Writer, st *holomem.Stats) {
+	fmt.Fprintf(w, "database:   %s (schema %d, %s)\n", st.Path, st.SchemaVersion, humanBytes(st.SizeBytes))
+	fmt.Fprintf(w, "facts:      %d (%d superseded)\n", st.Facts, st.Superseded)
+	fmt.Fprintf(w, "entities:   %d\n", st.Entities)
+	printCounts(w, "namespaces", st.Namespaces)
+	printCounts(w, "categories", st.Categories)
+	printCounts(w, "edges", st.Edges)
+	printCounts(w, "vectors", st.Models)
+}
+
+func printCounts(w io.Writer, title string, m map[string]int) {
+	if len(m) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(w, "%s:\n", title)
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %-40s %d\n", k, m[k])
+	}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// doctorReport is what `holomem doctor` finds.
+type doctorReport struct {
+	DB             string                 `json:"db"`
+	SchemaVersion  int                    `json:"schema_version"`
+	Facts          int                    `json:"facts"`
+	Entities       int                    `json:"entities"`
+	Edges          map[string]int         `json:"edges"`
+	Channels       []holomem.Channel      `json:"channels"`
+	Model          string                 `json:"model"`
+	ModelStatus    string                 `json:"model_status"`
+	WithoutVectors int                    `json:"facts_without_vectors"`
+	WithoutHRR     int                    `json:"facts_without_hrr"`
+	EdgeActivity   []holomem.EdgeActivity `json:"edge_activity,omitempty"`
+	Stale          []staleFact            `json:"stale_anchors,omitempty"`
+	Extra          map[string]any         `json:"extra,omitempty"`
+	Warnings       []string               `json:"warnings,omitempty"`
+}
+
+type staleFact struct {
+	ID     int64  `json:"id"`
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+func (a *app) doctorCmd() *cobra.Command {
+	return &cobra.Command{
+		Use: "doctor", Short: "Check the store: schema, counts, vectors, live channels, edge liveness", GroupID: "admin", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			m, err := a.memory(ctx)
+			if err != nil {
+				return err
+			}
+			s := m.Store()
+			st, err := s.Stats(ctx, "")
+			if err != nil {
+				return err
+			}
+			r := &doctorReport{
+				DB: a.dbPath, SchemaVersion: st.SchemaVersion, Facts: st.Facts, Entities: st.Entities,
+				Edges: st.Edges, Channels: m.Channels(), Model: a.modelName, WithoutHRR: st.WithoutHRR,
+				EdgeActivity: st.EdgeActivity, Extra: map[string]any{},
+			}
+			if emb := m.Embedder(); emb != nil {
+				r.ModelStatus = "installed: " + emb.ModelID()
+				r.WithoutVectors = st.Facts - st.Models[emb.ModelID()]
+				if r.WithoutVectors > 0 {
+					r.Warnings = append(r.Warnings, fmt.Sprintf("%d facts have no vector of %s: run `holomem backfill`", r.WithoutVectors, emb.ModelID()))
+				}
+			} else {
+				r.ModelStatus = a.modelMissingHint()
+				r.WithoutVectors = st.Facts
+			}
+			if r.WithoutHRR > 0 {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%d facts have no HRR vector: run `holomem backfill`", r.WithoutHRR))
+			}
+			for _, ea := range st.EdgeActivity {
+				if ea.Stalled {
+					r.Warnings = append(r.Warnings, fmt.Sprintf("no %s edges from %q in the last 7 days (there were %d in the 30 days before): check the importer or the pattern that makes them", ea.Kind, ea.Origin, ea.Prev30d))
+				}
+			}
+			stale, err := a.staleAnchors(cmd, m)
+			if err != nil {
+				return err
+			}
+			r.Stale = stale
+			for _, x := range a.doctorExtras {
+				if err := x(cmd, r); err != nil {
+					return err
+				}
+			}
+			return a.out(r, func(w io.Writer) { printDoctor(w, r) })
+		},
+	}
+}
+
+func (a *app) staleAnchors(cmd *cobra.Command, m interface {
+	Store() holomem.Store
+	AnchorState(*holomem.Anchor) string
+}) ([]staleFact, error) {
+	var out []staleFact
+	var after int64
+	for {
+		facts, _, err := m.Store().FindFacts(cmd.Context(), holomem.FactFilter{AfterID: after, Limit: 1000})
+		if err != nil {
+			return nil, err
+		}
+		if len(facts) == 0 {
+			return out, nil
+		}
+		for _, f := range facts {
+			after = f.ID
+			if why := m.AnchorState(f.Anchor); why != "" {
+				out = append(out, staleFact{ID: f.ID, Path: f.Anchor.Path, Reason: why})
+			}
+		}
+	}
+}
+
+func printDoctor(w io.Writer, r *doctorReport) {
+	fmt.Fprintf(w, "database:  %s (schema %d)\n", r.DB, r.SchemaVersion)
+	fmt.Fprintf(w, "facts:     %d, entities %d\n", r.Facts, r.Entities)
+	ch := make([]string, len(r.Channels))
+	for i, c := range r.Channels {
+		ch[i] = string(c)
+	}
+	fmt.Fprintf(w, "channels:  %v\n", ch)
+	fmt.Fprintf(w, "model:     %s\n", r.ModelStatus)
+	fmt.Fprintf(w, "without vectors: %d, without hrr: %d\n", r.WithoutVectors, r.WithoutHRR)
+	printCounts(w, "edges", r.Edges)
+	if len(r.EdgeActivity) > 0 {
+		fmt.Fprintln(w, "edge liveness (kind/origin: last 7d, 30d before, older):")
+		for _, e := range r.EdgeActivity {
+			mark := ""
+			if e.Stalled {
+				mark = "  STALLED"
+			}
+			fmt.Fprintf(w, "  %-28s %5d %5d %7d%s\n", string(e.Kind)+"/"+e.Origin, e.Last7d, e.Prev30d, e.Older, mark)
+		}
+	}
+	for _, s := range r.Stale {
+		fmt.Fprintf(w, "stale: #%d %s (%s)\n", s.ID, s.Path, s.Reason)
+	}
+	keys := make([]string, 0, len(r.Extra))
+	for k := range r.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "%s: %v\n", k, r.Extra[k])
+	}
+	for _, wn := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", wn)
+	}
+	if len(r.Warnings) == 0 {
+		fmt.Fprintln(w, "ok")
+	}
+}

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/embed"
+	"github.com/holomem/holomem/retrieve"
+	"github.com/holomem/holomem/sqlite"
+)
+
+// app holds the global flags and the lazily opened store and memory of one
+// command line.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	dbPath    string
+	namespace string
+	global    bool
+	jsonOut   bool
+	quiet     bool
+	modelName string
+	modelDir  string
+	noModel   bool
+
+	store *sqlite.Store
+	mem   *retrieve.Memory
+	emb   *embed.Embedder
+
+	// doctorExtras add sections to doctor's report (graph canary, hook exposure).
+	doctorExtras []func(*cobra.Command, *doctorReport) error
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr}
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "holomem",
+		Short: "Long-term memory for AI agents in one SQLite file",
+		Long: `holomem remembers short facts and imported records and finds them again by
+keyword, by meaning, by structure (holographic vectors) and by graph.
+
+The database is --db, $HOLOMEM_DB, or ` + defaultDBPath() + `.
+Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
+5 conflict, 6 unsupported database, 7 no embedding model.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	f := root.PersistentFlags()
+	f.StringVar(&a.dbPath, "db", envOr("HOLOMEM_DB", defaultDBPath()), "database file ($HOLOMEM_DB)")
+	f.StringVarP(&a.namespace, "namespace", "n", os.Getenv("HOLOMEM_NAMESPACE"), "namespace ($HOLOMEM_NAMESPACE; default: the current git project, else \"default\")")
+	f.BoolVar(&a.global, "global", false, "use the global namespace \"default\" even inside a git project")
+	f.BoolVar(&a.jsonOut, "json", false, "print JSON")
+	f.BoolVarP(&a.quiet, "quiet", "q", false, "no progress output")
+	f.StringVar(&a.modelName, "model", envOr("HOLOMEM_MODEL", defaultModel), "embedding model ($HOLOMEM_MODEL; \"none\" disables the semantic channel)")
+	f.StringVar(&a.modelDir, "model-dir", "", "model directory ($HOLOMEM_MODEL_DIR)")
+	f.BoolVar(&a.noModel, "no-model", false, "run without the embedding model")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+
+	root.AddGroup(&cobra.Group{ID: "facts", Title: "Facts:"}, &cobra.Group{ID: "search", Title: "Recall:"},
+		&cobra.Group{ID: "graph", Title: "Graph:"}, &cobra.Group{ID: "admin", Title: "Store and models:"},
+		&cobra.Group{ID: "agents", Title: "Agents:"})
+	for _, c := range a.commands() {
+		root.AddCommand(c)
+	}
+	return root
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// defaultDBPath is $XDG_DATA_HOME/holomem/holomem.db or ~/.local/share/holomem/holomem.db.
+func defaultDBPath() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "holomem", "holomem.db")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "share", "holomem", "holomem.db")
+	}
+	return "holomem.db"
+}
+
+// ns returns the namespace commands use: the flag, else the git project
+// of the working directory, else "default".
+func (a *app) ns() string {
+	if a.namespace != "" {
+		return a.namespace
+	}
+	if a.global {
+		return holomem.DefaultNamespace
+	}
+	if p := projectNamespace("."); p != "" {
+		return p
+	}
+	return holomem.DefaultNamespace
+}
+
+// open opens the store (creating it) once per command line.
+func (a *app) open(ctx context.Context) (*sqlite.Store, error) {
+	if a.store != nil {
+		return a.store, nil
+	}
+	s, err := sqlite.Open(ctx, a.dbPath)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", a.dbPath, err)
+	}
+	a.store = s
+	return s, nil
+}
+
+// memory opens the store and the memory service, with the embedding model
+// when one is installed.
+func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
+	if a.mem != nil {
+		return a.mem, nil
+	}
+	s, err := a.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	opts := retrieve.Options{Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if emb, err := a.embedder(); err == nil {
+		opts.Embedder = emb
+	} else if !errors.Is(err, holomem.ErrNoEmbedder) {
+		return nil, err
+	}
+	if root := gitTopLevel("."); root != "" {
+		opts.AnchorRoot = root
+	}
+	m, err := retrieve.New(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	a.mem = m
+	return m, nil
+}
+
+func (a *app) close() {
+	if a.mem != nil {
+		a.mem.Close()
+	}
+	if a.emb != nil {
+		a.emb.Close()
+	}
+	if a.store != nil {
+		a.store.Close()
+	}
+}
+
+// out prints v as JSON with --json, else calls human.
+func (a *app) out(v any, human func(w io.Writer)) error {
+	if a.jsonOut {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
+	human(a.stdout)
+	return nil
+}
+
+// printError writes err for a person (or as JSON with --json) with a hint
+// of what to do next.
+func (a *app) printError(err error, code int) {
+	msg := err.Error()
+	hint := ""
+	switch code {
+	case exitUsage:
+		hint = "run `holomem help` for usage"
+	case exitUnsupported:
+		hint = "check --db; a newer holomem may be needed"
+	case exitNoModel:
+		hint = "run `holomem model pull` or use --no-model"
+	}
+	if a.jsonOut {
+		_ = json.NewEncoder(a.stderr).Encode(map[string]any{"error": msg, "exit_code": code, "hint": hint})
+		return
+	}
+	msg = strings.ReplaceAll(strings.TrimPrefix(msg, "holomem: "), ": holomem: ", ": ")
+	fmt.Fprintf(a.stderr, "holomem: %s\n", msg)
+	if hint != "" {
+		fmt.Fprintf(a.stderr, "hint: %s\n", hint)
+	}
+}
+
+func isCobraUsage(err error) bool {
+	s := err.Error()
+	return strings.HasPrefix(s, "unknown command") || strings.HasPrefix(s, "accepts ") ||
+		strings.HasPrefix(s, "requires at least") || strings.HasPrefix(s, "unknown flag") ||
+		strings.HasPrefix(s, "invalid argument")
+}

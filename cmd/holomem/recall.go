@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/holomem/holomem"
+)
+
+func (a *app) recallCmd() *cobra.Command {
+	var q holomem.Query
+	var minTrust float64
+	var explain bool
+	cmd := &cobra.Command{
+		Use: "recall QUERY...", Aliases: []string{"search"}, Short: "Find facts by keyword and meaning", GroupID: "search",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := a.memory(cmd.Context())
+			if err != nil {
+				return err
+			}
+			q.Text, q.Namespace = strings.Join(args, " "), a.ns()
+			if cmd.Flags().Changed("min-trust") {
+				q.MinTrust = &minTrust
+			}
+			res, err := m.Recall(cmd.Context(), q)
+			if err != nil {
+				return err
+			}
+			for _, h := range res.Hits {
+				h.Fact.Embedding = nil
+			}
+			return a.out(res, func(w io.Writer) { printResult(w, res, explain) })
+		},
+	}
+	fl := cmd.Flags()
+	fl.IntVarP(&q.Limit, "limit", "k", holomem.DefaultLimit, "number of hits")
+	fl.StringVarP(&q.Category, "category", "c", "", "only this category")
+	fl.Float64Var(&minTrust, "min-trust", holomem.DefaultMinTrust, "drop facts below this trust")
+	fl.BoolVar(&q.IncludeSuperseded, "include-superseded", false, "also return superseded facts")
+	fl.BoolVar(&q.PPR, "ppr", false, "add the Personalized PageRank channel (lifts hub notes for broad queries)")
+	fl.BoolVar(&q.FollowCausal, "causal", false, "follow causal edges from hits (issue -> fixing PR)")
+	fl.BoolVar(&q.NoTouch, "no-touch", false, "do not count this as a retrieval")
+	fl.BoolVar(&explain, "explain", false, "show per-channel scores")
+	return cmd
+}
+
+func printResult(w io.Writer, res *holomem.Result, explain bool) {
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if len(res.Hits) == 0 {
+		fmt.Fprintln(w, "no facts found")
+		return
+	}
+	for _, h := range res.Hits {
+		fmt.Fprintf(w, "#%-6d %.3f  %s\n", h.Fact.ID, h.Score, oneLine(h.Fact.Content, 110))
+		if len(h.Via) > 0 {
+			fmt.Fprintf(w, "        via %s\n", joinIDs(h.Via, " -> "))
+		}
+		if h.Stale != "" {
+			fmt.Fprintf(w, "        possibly stale: %s\n", h.Stale)
+		}
+		if explain {
+			s := h.Scores
+			fmt.Fprintf(w, "        fts %.3f  jaccard %.3f  hrr %.3f  semantic %.3f", s.FTS, s.Jaccard, s.HRR, s.Semantic)
+			if s.PPR > 0 {
+				fmt.Fprintf(w, "  ppr %.3f", s.PPR)
+			}
+			fmt.Fprintf(w, "  | relevance %.3f x trust %.2f x decay %.3f\n", h.Relevance, h.Fact.Trust, h.Decay)
+		}
+	}
+	if explain {
+		ch := make([]string, len(res.Channels))
+		for i, c := range res.Channels {
+			ch[i] = string(c)
+		}
+		ws := res.Weights
+		fmt.Fprintf(w, "channels: %s (weights fts %.2f jaccard %.2f hrr %.2f semantic %.2f ppr %.2f)\n",
+			strings.Join(ch, ", "), ws.FTS, ws.Jaccard, ws.HRR, ws.Semantic, ws.PPR)
+	}
+}
+
+func joinIDs(ids []int64, sep string) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprintf("#%d", id)
+	}
+	return strings.Join(s, sep)
+}
+
+func (a *app) probeCmd() *cobra.Command {
+	var limit int
+	cmd := &cobra.Command{
+		Use: "probe ENTITY", Short: "Facts about an entity (HRR unbinding)", GroupID: "search", Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := a.memory(cmd.Context())
+			if err != nil {
+				return err
+			}
+			hits, err := m.Probe(cmd.Context(), a.ns(), strings.Join(args, " "), limit)
+			if err != nil {
+				return err
+			}
+			return a.out(map[string]any{"hits": hits}, func(w io.Writer) { printHits(w, hits) })
+		},
+	}
+	cmd.Flags().IntVarP(&limit, "limit", "k", holomem.DefaultLimit, "number of facts")
+	return cmd
+}
+
+func (a *app) reasonCmd() *cobra.Command {
+	var limit int
+	cmd := &cobra.Command{
+		Use: "reason ENTITY ENTITY...", Short: "Facts involving all the entities (quote multi-word names)", GroupID: "search", Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := a.memory(cmd.Context())
+			if err != nil {
+				return err
+			}
+			hits, err := m.Reason(cmd.Context(), a.ns(), args, limit)
+			if err != nil {
+				return err
+			}
+			return a.out(map[string]any{"hits": hits}, func(w io.Writer) { printHits(w, hits) })
+		},
+	}
+	cmd.Flags().IntVarP(&limit, "limit", "k", holomem.DefaultLimit, "number of facts")
+	return cmd
+}
+
+func (a *app) relatedCmd() *cobra.Command {
+	var limit int
+	cmd := &cobra.Command{
+		Use: "related ENTITY", Short: "Entities structurally connected to an entity", GroupID: "search", Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := a.memory(cmd.Context())
+			if err != nil {
+				return err
+			}
+			ents, err := m.Related(cmd.Context(), a.ns(), strings.Join(args, " "), limit)
+			if err != nil {
+				return err
+			}
+			return a.out(map[string]any{"entities": ents}, func(w io.Writer) {
+				if len(ents) == 0 {
+					fmt.Fprintln(w, "no related entities found")
+				}
+				for _, e := range ents {
+					fmt.Fprintf(w, "%-30s %.3f  (%d facts)\n", e.Entity, e.Score, e.Facts)
+				}
+			})
+		},
+	}
+	cmd.Flags().IntVarP(&limit, "limit", "k", holomem.DefaultLimit, "number of entities")
+	return cmd
+}
+
+func printHits(w io.Writer, hits []holomem.Hit) {
+	if len(hits) == 0 {
+		fmt.Fprintln(w, "no facts found")
+	}
+	for _, h := range hits {
+		fmt.Fprintf(w, "#%-6d %.3f  %s\n", h.Fact.ID, h.Score, oneLine(h.Fact.Content, 110))
+	}
+}
