@@ -11,6 +11,10 @@ import (
 	"github.com/holomem/holomem"
 )
 
+// DefaultMaxLen is the sequence limit, in model ids including <s> and
+// </s>, of paraphrase-multilingual-MiniLM-L12-v2.
+const DefaultMaxLen = 128
+
 // File names Load looks for, in order of preference.
 const (
 	TokenizerJSONFile = "tokenizer.json"
@@ -120,12 +124,12 @@ func FromModelProto(data []byte) (*Tokenizer, error) {
 	return t, nil
 }
 
-// setModelIDs chooses the model id space of a .model file. XLM-R's layout
-// (<unk>=0, <s>=1, </s>=2, no <pad>) maps to fairseq's dictionary; any
-// other layout keeps SentencePiece's ids.
+// setModelIDs chooses the model id space of a .model file. XLM-R's layout,
+// which is also SentencePiece's default (<unk>=0, <s>=1, </s>=2), maps to
+// fairseq's dictionary; any other layout keeps SentencePiece's ids.
 func (t *Tokenizer) setModelIDs(m *modelProto) {
 	v := t.vocab
-	if len(v) >= 3 && m.unkID == 0 && m.bosID == 1 && m.eosID == 2 && m.padID < 0 &&
+	if len(v) >= 3 && m.unkID == 0 && m.bosID == 1 && m.eosID == 2 &&
 		v[0].typ == typeUnknown && v[1].typ == typeControl && v[2].typ == typeControl {
 		t.toModel = make([]int32, len(v))
 		t.toModel[0], t.toModel[1], t.toModel[2] = fairseqUnk, fairseqBOS, fairseqEOS
