@@ -39,7 +39,7 @@
 //     GH-N or an issue URL, or a list of them ("Closes #12, fixes #13",
 //     "Fixes #1, #2 and #3"). GitHub itself only honours the first of a
 //     list; we take all, as a person reading it would.
-//   - title: #N in a PR title read as a reference (below).
+//   - title: #N in a PR title read as a reference (below), or GH-N.
 //   - branch: the issue number in a PR's branch: fix/4409-x, 4409-fix-y,
 //     issue-4409, gh-12, user/4409.
 //   - ref and gh_ref: #N and GH-N in commit messages. A squash-merge

@@ -123,10 +123,11 @@ func (it *ghItem) isPR() bool {
 // Each issue or PR becomes a fact (content "#N title\n\nbody", category
 // "issue" or "pr", tags from labels, key [GitHubKey]). Each PR links
 // causally from every issue it fixes (From = issue, To = PR), found by
-// closingIssuesReferences, closing keywords in its body, #N in its title
-// and the issue number in its branch; the Reason of a link lists which.
+// closingIssuesReferences, closing keywords in its body, #N or GH-N in its
+// title and the issue number in its branch; the Reason of a link lists which.
 //
-// repo is "owner/repo"; when empty it is taken from each item's URL.
+// repo is "owner/repo" (or the repository's URL); when empty it is taken
+// from each item's URL. The whole input is read into memory.
 // Elements that are not objects, do not decode or have no number or
 // repository are skipped with their line; the rest are kept. A truncated
 // input keeps the elements before the cut. fn's first error stops the
@@ -138,6 +139,9 @@ func GitHub(r io.Reader, repo string, fn func(Record) error) (Summary, error) {
 		return sum, fmt.Errorf("read github export: %w", err)
 	}
 	repo = strings.Trim(strings.TrimSpace(repo), "/")
+	if r := repoFromURL(repo); r != "" {
+		repo = r // a repository URL given for owner/repo
+	}
 	err = jsonValues(data, func(v []byte, line int) error {
 		var it ghItem
 		if err := json.Unmarshal(v, &it); err != nil {
@@ -210,6 +214,10 @@ func githubRecord(it *ghItem, repo string) (Record, string) {
 	}
 	add(keywordRefs(body))
 	add(titleRefs(title, ReasonTitle))
+	for _, r := range ghRefs(title) {
+		r.Reason = ReasonTitle
+		add([]issueRef{r})
+	}
 	branch := it.HeadRefName
 	if branch == "" && it.Head != nil {
 		branch = it.Head.Ref

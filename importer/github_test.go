@@ -59,6 +59,10 @@ func TestGitHub_Patterns(t *testing.T) {
 		{name: "TitleEnd", title: "Crash on start #12", want: []string{"acme/app#12 title"}},
 		{name: "TitleColon", title: "#12: crash on start", want: []string{"acme/app#12 title"}},
 		{name: "TitleKeyword", title: "Fix #12 crash on start", want: []string{"acme/app#12 title"}},
+		{name: "TitleMerge", title: "Merge pull request #5 from acme/fix-it", want: []string{"acme/app#5 title"}},
+		{name: "TitleCrossRepo", title: "Port the fix from other/lib#7 to us", want: []string{"other/lib#7 title"}},
+		{name: "TitleGH", title: "Handle GH-31 properly", want: []string{"acme/app#31 title"}},
+		{name: "TitleConventional", title: "fix(#8): nil", want: []string{"acme/app#8 title"}},
 		{name: "TitleFalsePriority", title: "Make search our #1 priority"},
 		{name: "TitleFalseEdgeCase", title: "Handle #2 edge case in parser"},
 		{name: "TitleEntity", title: "Escape &#123; in HTML"},
@@ -271,6 +275,34 @@ func TestGitHub_Malformed(t *testing.T) {
 				t.Fatalf("summary %+v", sum)
 			}
 		})
+	}
+}
+
+func TestSkip_String(t *testing.T) {
+	for _, tt := range []struct {
+		s    importer.Skip
+		want string
+	}{
+		{importer.Skip{Line: 3, Reason: "bad"}, "3: bad"},
+		{importer.Skip{Path: "a.md", Reason: "empty note"}, "a.md: empty note"},
+		{importer.Skip{Path: "x", Line: 2, Reason: "r"}, "x:2: r"},
+		{importer.Skip{Reason: "r"}, "r"},
+	} {
+		if got := tt.s.String(); got != tt.want {
+			t.Errorf("%+v.String() = %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestGitHub_RepoGiven(t *testing.T) {
+	in := `[{"number":3,"title":"no url"}]`
+	for _, repo := range []string{"acme/app", "https://github.com/acme/app", "https://github.com/acme/app/"} {
+		recs, _ := collect(t, func(fn func(importer.Record) error) (importer.Summary, error) {
+			return importer.GitHub(strings.NewReader(in), repo, fn)
+		})
+		if len(recs) != 1 || recs[0].Key != "github:acme/app#3" {
+			t.Errorf("repo %q: records %+v", repo, recs)
+		}
 	}
 }
 

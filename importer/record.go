@@ -67,8 +67,9 @@ const (
 	ReasonSupersededBy = "superseded_by"
 )
 
-// Skip is an input item the importer left out, and why. Line is 1-based
-// (0 when the input has no lines, e.g. a whole Markdown file).
+// Skip is an input item the importer left out, and why. Line is the
+// 1-based line of the input (JSONL, GitHub), the commit's 1-based position
+// in the log (Git), or 0 with Path set (a whole Markdown file).
 type Skip struct {
 	Path   string `json:"path,omitempty"`
 	Line   int    `json:"line,omitempty"`
