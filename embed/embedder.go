@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/spm"
 )
 
 // DefaultMaxBatch is the default number of texts run through the encoder
@@ -61,8 +62,9 @@ type Options struct {
 	// DefaultMaxBatch.
 	MaxBatch int
 	// LoadTokenizer loads the tokenizer from the model directory together
-	// with the weights (and drops it on unload). Nil means the embedder has
-	// no tokenizer: Embed then fails and only EmbedTokens works.
+	// with the weights (and drops it on unload). Nil means [LoadSPM]
+	// (tokenizer.json or sentencepiece.bpe.model). If it fails, Embed
+	// returns its error while EmbedTokens still works.
 	LoadTokenizer func(dir string) (Tokenizer, error)
 	// NoSIMD selects the pure-Go kernels even when the CPU has AVX2 and FMA
 	// (for tests and comparisons).
@@ -90,6 +92,7 @@ type Embedder struct {
 		sync.RWMutex
 		model  *model
 		tok    Tokenizer
+		tokErr error // why tok is nil
 		timer  *time.Timer
 		closed bool
 	}
@@ -115,6 +118,9 @@ func Open(dir string, opts *Options) (*Embedder, error) {
 	}
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = DefaultMaxBatch
+	}
+	if o.LoadTokenizer == nil {
+		o.LoadTokenizer = LoadSPM
 	}
 	if o.Name == "" {
 		abs, err := filepath.Abs(dir)
@@ -194,12 +200,27 @@ func (e *Embedder) Loaded() bool {
 	return e.mu.model != nil
 }
 
-// Load loads the weights (and tokenizer) now instead of on the first Embed.
-// It is a no-op when they are loaded.
+// LoadSPM loads the SentencePiece tokenizer of a model directory with
+// spm.Load; it is the default Options.LoadTokenizer.
+func LoadSPM(dir string) (Tokenizer, error) {
+	t, err := spm.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Load loads the weights and tokenizer now instead of on the first Embed.
+// It is a no-op when they are loaded. If only the tokenizer fails, the
+// weights stay loaded (EmbedTokens works) and Load returns the tokenizer's
+// error.
 func (e *Embedder) Load() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.loadLocked()
+	if err := e.loadLocked(); err != nil {
+		return err
+	}
+	return e.mu.tokErr
 }
 
 // loadLocked loads the model; e.mu must be held for writing.
@@ -210,21 +231,18 @@ func (e *Embedder) loadLocked() error {
 	if e.mu.model != nil {
 		return nil
 	}
-	var tok Tokenizer
-	if e.opts.LoadTokenizer != nil {
-		var err error
-		if tok, err = e.opts.LoadTokenizer(e.dir); err != nil {
-			return fmt.Errorf("load tokenizer: %w", err)
-		}
-		if tok.VocabSize() > e.cfg.VocabSize {
-			return fmt.Errorf("load tokenizer: %w: tokenizer has %d pieces, the model only %d embeddings", holomem.ErrInvalid, tok.VocabSize(), e.cfg.VocabSize)
-		}
-	}
 	m, err := loadModel(e.dir, e.cfg, e.k, e.opts.Threads)
 	if err != nil {
 		return err
 	}
-	e.mu.model, e.mu.tok = m, tok
+	tok, tokErr := e.opts.LoadTokenizer(e.dir)
+	switch {
+	case tokErr != nil:
+		tok, tokErr = nil, fmt.Errorf("load tokenizer: %w", tokErr)
+	case tok.VocabSize() > e.cfg.VocabSize:
+		tok, tokErr = nil, fmt.Errorf("load tokenizer: %w: the tokenizer has %d ids but the model only %d embeddings (tokenizer and weights of different models?)", holomem.ErrInvalid, tok.VocabSize(), e.cfg.VocabSize)
+	}
+	e.mu.model, e.mu.tok, e.mu.tokErr = m, tok, tokErr
 	e.loads.Add(1)
 	e.lastUse.Store(time.Now().UnixNano())
 	if e.opts.IdleTimeout > 0 {
@@ -267,7 +285,7 @@ func (e *Embedder) unloadLocked() error {
 		return nil
 	}
 	err := e.mu.model.close()
-	e.mu.model, e.mu.tok = nil, nil
+	e.mu.model, e.mu.tok, e.mu.tokErr = nil, nil, nil
 	// Return the freed heap (activations, decoded tensors) to the OS now
 	// rather than at the next scavenge, so that RSS drops on unload.
 	runtime.GC()
@@ -283,24 +301,24 @@ func (e *Embedder) Close() error {
 	return e.unloadLocked()
 }
 
-// acquire returns the loaded model with e.mu held for reading; the caller
-// must call e.release.
-func (e *Embedder) acquire() (*model, Tokenizer, error) {
+// acquire returns the loaded model and tokenizer (or why there is none)
+// with e.mu held for reading; on success the caller must call e.release.
+func (e *Embedder) acquire() (*model, Tokenizer, error, error) {
 	for {
 		e.mu.RLock()
 		if e.mu.closed {
 			e.mu.RUnlock()
-			return nil, nil, ErrClosed
+			return nil, nil, nil, ErrClosed
 		}
 		if e.mu.model != nil {
-			return e.mu.model, e.mu.tok, nil
+			return e.mu.model, e.mu.tok, e.mu.tokErr, nil
 		}
 		e.mu.RUnlock()
 		e.mu.Lock()
 		err := e.loadLocked()
 		e.mu.Unlock()
 		if err != nil {
-			return nil, nil, fmt.Errorf("embed: %w", err)
+			return nil, nil, nil, fmt.Errorf("embed: %w", err)
 		}
 	}
 }
@@ -320,13 +338,13 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	if len(texts) == 0 {
 		return [][]float32{}, nil
 	}
-	m, tok, err := e.acquire()
+	m, tok, tokErr, err := e.acquire()
 	if err != nil {
 		return nil, err
 	}
 	defer e.release()
 	if tok == nil {
-		return nil, fmt.Errorf("embed: %w: no tokenizer configured (Options.LoadTokenizer)", holomem.ErrInvalid)
+		return nil, fmt.Errorf("embed: %w", tokErr)
 	}
 	maxLen := e.cfg.maxTokens()
 	ids := make([][]int32, len(texts))
@@ -369,7 +387,7 @@ func (e *Embedder) EmbedTokens(ctx context.Context, ids [][]int32) ([][]float32,
 	if len(ids) == 0 {
 		return [][]float32{}, nil
 	}
-	m, _, err := e.acquire()
+	m, _, _, err := e.acquire()
 	if err != nil {
 		return nil, err
 	}

@@ -53,17 +53,16 @@ type model struct {
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // loadModel opens dir/model.safetensors and checks every tensor against cfg.
-func loadModel(dir string, cfg Config, k *kernels, threads int) (m *model, err error) {
+func loadModel(dir string, cfg Config, k *kernels, threads int) (_ *model, err error) {
 	path := filepath.Join(dir, "model.safetensors")
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("load model: %w", err)
 	}
-	m = &model{cfg: cfg, f: f, k: k, threads: max(threads, 1)}
+	m := &model{cfg: cfg, f: f, k: k, threads: max(threads, 1)}
 	defer func() {
 		if err != nil {
 			m.close()
-			m = nil
 		}
 	}()
 	st, err := f.Stat()
