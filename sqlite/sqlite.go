@@ -147,6 +147,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("open store: %s: %w", path, err)
 	}
+	if err := s.syncFTS(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open store: %s: %w", path, err)
+	}
 	return s, nil
 }
 

@@ -47,6 +47,7 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"SearchText/Tags", testSearchTextTags},
 		{"SearchText/OperatorCharacters", testSearchTextOperators},
 		{"SearchText/Errors", testSearchTextErrors},
+		{"SearchText/WithSuperseded", testSearchTextWithSuperseded},
 		{"Entities/Resolve", testEntitiesResolve},
 		{"Entities/Alias", testEntitiesAlias},
 		{"Entities/WildcardsAreLiteral", testEntitiesWildcards},
@@ -60,6 +61,7 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"Stats", testStats},
 		{"Stats/EdgeActivity", testStatsEdgeActivity},
 		{"Meta", testMeta},
+		{"Injections", testInjections},
 		{"Concurrent", testConcurrent},
 	}
 	for _, tt := range tests {
@@ -853,6 +855,30 @@ func testSearchTextErrors(t *testing.T, s holomem.Store) {
 	wantErr(t, "huge query", err, holomem.ErrInvalid)
 }
 
+func testSearchTextWithSuperseded(t *testing.T, s holomem.Store) {
+	ctx := t.Context()
+	older := create(t, s, fact("the build server is jenkins"))
+	newer := create(t, s, fact("the build server is buildkite"))
+	if err := s.Supersede(ctx, older.ID, newer.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := matchIDs(search(t, s, "", "build server", 10)); !slices.Equal(got, []int64{newer.ID}) {
+		t.Errorf("default search = %v, want [%d]", got, newer.ID)
+	}
+	ms, err := s.SearchText(ctx, "", "build server", 10, holomem.WithSuperseded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := matchIDs(ms)
+	slices.Sort(got)
+	if !slices.Equal(got, []int64{older.ID, newer.ID}) {
+		t.Errorf("WithSuperseded = %v, want both", ms)
+	}
+	if ms, _ := s.SearchText(ctx, "", "jenkins", 10, holomem.WithSuperseded()); len(ms) != 1 || ms[0].ID != older.ID || ms[0].Score != 1 {
+		t.Errorf("WithSuperseded(jenkins) = %v, want [%d] at 1", ms, older.ID)
+	}
+}
+
 func testEntitiesResolve(t *testing.T, s holomem.Store) {
 	ctx := t.Context()
 	a := create(t, s, fact("Grace Hopper wrote the first compiler"))
@@ -1334,11 +1360,41 @@ func testMeta(t *testing.T, s holomem.Store) {
 	wantErr(t, "empty key", s.SetMeta(ctx, "", "x"), holomem.ErrInvalid)
 }
 
+func testInjections(t *testing.T, s holomem.Store) {
+	ctx := t.Context()
+	now := time.Now()
+	runs := []holomem.Injection{
+		{At: now.Add(-time.Minute), Outcome: "injected", Hits: 3, Took: 20 * time.Millisecond},
+		{At: now.Add(-2 * time.Minute), Outcome: "empty", Took: 10 * time.Millisecond, Namespace: "team"},
+		{At: now.Add(-3 * time.Minute), Outcome: "timeout", Took: 900 * time.Millisecond, Detail: strings.Repeat("é", 1000)},
+		{At: now.Add(-72 * time.Hour), Outcome: "failed", Took: time.Millisecond},
+	}
+	for _, r := range runs {
+		if err := s.LogInjection(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := s.InjectionStats(ctx, now.Add(-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Total != 3 || st.Outcomes["injected"] != 1 || st.Outcomes["empty"] != 1 || st.Outcomes["timeout"] != 1 || st.Outcomes["failed"] != 0 {
+		t.Errorf("InjectionStats = %+v", st)
+	}
+	if st.P50 != 20*time.Millisecond || st.P99 < st.P50 {
+		t.Errorf("P50, P99 = %v, %v; want 20ms and >= P50", st.P50, st.P99)
+	}
+	st, err = s.InjectionStats(ctx, now)
+	if err != nil || st.Total != 0 {
+		t.Errorf("InjectionStats(now) = %+v, %v; want none", st, err)
+	}
+}
+
 // testConcurrent writes and reads from several goroutines at once; run it
 // with -race.
 func testConcurrent(t *testing.T, s holomem.Store) {
 	ctx := context.WithoutCancel(t.Context())
-	const workers, each = 4, 25
+	const workers, each = 4, 10
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*each*2)
 	for w := range workers {

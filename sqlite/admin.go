@@ -1,0 +1,117 @@
+package sqlite
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ftsProbe exercises everything the index text depends on: case, English
+// and Russian stems, ё, diacritics, digits and punctuation.
+const ftsProbe = "Deploying deployed services; Россия России ёлка Ёж café naïve v1.2 snake_case CamelCase #tag"
+
+// ftsFingerprintKey is the meta key (reserved for this package) holding the
+// fingerprint of the index text the full-text index was built with.
+const ftsFingerprintKey = "sqlite.fts_fingerprint"
+
+// ftsFingerprint identifies the behaviour of the index text function: when
+// package text changes its tokens or stems, the fingerprint changes and the
+// next Open rebuilds the index.
+func ftsFingerprint() string {
+	sum := sha256.Sum256([]byte(indexText(ftsProbe)))
+	return hex.EncodeToString(sum[:8])
+}
+
+// syncFTS rebuilds the full-text index when it was built by a different
+// index text function (or never recorded which).
+func (s *Store) syncFTS(ctx context.Context) error {
+	want := ftsFingerprint()
+	got, err := s.Meta(ctx, ftsFingerprintKey)
+	if err == nil && got == want {
+		return nil
+	}
+	return s.Reindex(ctx)
+}
+
+// Reindex rebuilds the full-text index from the facts. Open does this by
+// itself when the tokeniser or stemmer changed since the index was built;
+// it takes about as long as importing the facts again.
+func (s *Store) Reindex(ctx context.Context) error {
+	err := s.update(ctx, func(w *wtx) error {
+		if _, err := w.tx.ExecContext(ctx, "INSERT INTO facts_fts(facts_fts) VALUES ('delete-all')"); err != nil {
+			return err
+		}
+		if _, err := w.tx.ExecContext(ctx, "INSERT INTO facts_fts(rowid, content, tags) SELECT id, holomem_fts(content), holomem_fts(tags) FROM facts"); err != nil {
+			return err
+		}
+		_, err := w.tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", ftsFingerprintKey, ftsFingerprint())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("reindex: %w", err)
+	}
+	return nil
+}
+
+// Check verifies the database file (PRAGMA integrity_check), foreign keys
+// and the full-text index, and returns an error listing the problems found.
+// It reads the whole file, so it is for doctor, not for every open.
+func (s *Store) Check(ctx context.Context) error {
+	var problems []string
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, "PRAGMA integrity_check")
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var msg string
+			if err := rows.Scan(&msg); err != nil {
+				rows.Close()
+				return err
+			}
+			if msg != "ok" {
+				problems = append(problems, msg)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows, err = tx.QueryContext(ctx, "PRAGMA foreign_key_check")
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var table, parent string
+			var rowid sql.NullInt64
+			var fkid int
+			if err := rows.Scan(&table, &rowid, &parent, &fkid); err != nil {
+				rows.Close()
+				return err
+			}
+			problems = append(problems, fmt.Sprintf("%s row %d refers to a missing %s row", table, rowid.Int64, parent))
+		}
+		rows.Close()
+		return rows.Err()
+	})
+	if err != nil {
+		return fmt.Errorf("check: %w", err)
+	}
+	// The FTS5 integrity check is written as an INSERT, so it runs on the
+	// write connection (it changes nothing).
+	err = s.update(ctx, func(w *wtx) error {
+		_, err := w.tx.ExecContext(ctx, "INSERT INTO facts_fts(facts_fts, rank) VALUES ('integrity-check', 0)")
+		return err
+	})
+	if err != nil {
+		problems = append(problems, "full-text index: "+err.Error())
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("check: %w", errors.New(strings.Join(problems, "; ")))
+	}
+	return nil
+}
