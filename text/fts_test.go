@@ -2,6 +2,7 @@ package text_test
 
 import (
 	"database/sql"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -72,6 +73,56 @@ func (f *ftsDB) tokens(tb testing.TB, s string, keepDiacritics bool) []string {
 	return out
 }
 
+// tokensMany is tokens for many texts in one transaction, which is much
+// faster than one at a time.
+func (f *ftsDB) tokensMany(tb testing.TB, texts []string) [][]string {
+	tb.Helper()
+	tx, err := f.db.Begin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer tx.Rollback()
+	for i, s := range texts {
+		if _, err := tx.Exec(`INSERT INTO t(rowid, body) VALUES(?, ?)`, 1000+i, s); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	rows, err := tx.Query(`SELECT doc, term FROM tv WHERE doc >= 1000 ORDER BY doc, offset`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	out := make([][]string, len(texts))
+	for rows.Next() {
+		var doc int
+		var term string
+		if err := rows.Scan(&doc, &term); err != nil {
+			tb.Fatal(err)
+		}
+		out[doc-1000] = append(out[doc-1000], term)
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// checkManyMatchFTS is checkTokensMatchFTS for many texts at once.
+func checkManyMatchFTS(tb testing.TB, f *ftsDB, texts []string) {
+	tb.Helper()
+	var batch []string
+	for _, s := range texts {
+		batch = append(batch, text.Normalize(s), strings.Join(text.Tokens(s), " "))
+	}
+	got := f.tokensMany(tb, batch)
+	for i, s := range texts {
+		want, ours := got[2*i], got[2*i+1]
+		if toks := text.Tokens(s); !slices.Equal(want, ours) || len(toks) != len(want) {
+			tb.Errorf("Tokens(%q) = %q;\nFTS5 of Normalize: %q\nFTS5 of our tokens: %q", s, toks, want, ours)
+		}
+	}
+}
+
 // match returns the rowids of t matching expr, in rowid order.
 func (f *ftsDB) match(expr string) ([]int64, error) {
 	rows, err := f.db.Query(`SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid`, expr)
@@ -128,10 +179,7 @@ var tokenCorpus = []string{
 }
 
 func TestTokens_matchFTS5(t *testing.T) {
-	f := newFTS(t)
-	for _, s := range tokenCorpus {
-		checkTokensMatchFTS(t, f, s)
-	}
+	checkManyMatchFTS(t, newFTS(t), tokenCorpus)
 }
 
 // TestTokens_exactFTS5 compares tokens one by one with what FTS5 stores when
@@ -159,4 +207,39 @@ func FuzzTokens(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkTokensMatchFTS(t, db, s)
 	})
+}
+
+// TestTokens_randomFTS5 checks seeded random strings over the code points
+// where tokenizers disagree most: marks, scripts without spaces, symbols,
+// private use, unassigned code points, controls and broken UTF-8.
+func TestTokens_randomFTS5(t *testing.T) {
+	pool := [][2]rune{
+		{' ', '~'}, {0x80, 0x24F}, {0x300, 0x36F}, {0x370, 0x52F}, {0x590, 0x6FF}, {0x900, 0x97F},
+		{0xE00, 0xE7F}, {0x1E00, 0x1EFF}, {0x2000, 0x206F}, {0x2070, 0x218F}, {0x3000, 0x30FF},
+		{0x4E00, 0x4E20}, {0xAC00, 0xAC20}, {0xE000, 0xE010}, {0xFB00, 0xFB4F}, {0xFE00, 0xFE0F},
+		{0xFF00, 0xFFFF}, {0x10400, 0x1044F}, {0x1D400, 0x1D4FF}, {0x1F300, 0x1F6FF}, {0xE0000, 0xE007F},
+		{0x30000, 0x30010}, {0x40000, 0x40010}, {0x10FFF0, 0x10FFFF},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 2000
+	if testing.Short() {
+		n = 200
+	}
+	var texts []string
+	for range n {
+		var b strings.Builder
+		for range 1 + rng.IntN(16) {
+			switch rng.IntN(20) {
+			case 0:
+				b.WriteByte(byte(0x80 + rng.IntN(0x80))) // a stray byte
+			case 1:
+				b.WriteByte(' ')
+			default:
+				p := pool[rng.IntN(len(pool))]
+				b.WriteRune(p[0] + rng.Int32N(p[1]-p[0]+1))
+			}
+		}
+		texts = append(texts, b.String())
+	}
+	checkManyMatchFTS(t, newFTS(t), texts)
 }

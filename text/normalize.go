@@ -57,7 +57,14 @@ func foldRune(r rune) rune {
 		}
 		return r
 	}
-	if unicode.IsControl(r) {
+	switch {
+	case r >= 0x430 && r <= 0x44F: // а..я
+		return r
+	case r >= 0x410 && r <= 0x42F: // А..Я
+		return r + 0x20
+	case r == 'ё', r == 'Ё':
+		return 'е'
+	case unicode.IsControl(r):
 		return ' '
 	}
 	r = unicode.ToLower(r)

@@ -1,7 +1,9 @@
 package text
 
 import (
+	"hash/maphash"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -59,6 +61,35 @@ func Stem(tok string) string {
 	if sc == scriptOther || utf8.RuneCountInString(tok) <= 2 {
 		return tok
 	}
+	if len(tok) > maxCachedStem {
+		return stem(sc, tok)
+	}
+	slot := &stemCache[maphash.String(stemSeed, tok)&(stemCacheSize-1)]
+	if e := slot.Load(); e != nil && e.tok == tok {
+		return e.stem
+	}
+	st := stem(sc, tok)
+	slot.Store(&stemEntry{tok: tok, stem: st})
+	return st
+}
+
+// The stem cache is direct-mapped and lock-free: a slot holds the last
+// token hashed to it. Snowball costs microseconds per word and a fact's
+// vocabulary repeats, so IndexText over an import is mostly cache hits.
+// The cache only memoises a pure function, so results never depend on it.
+const (
+	stemCacheSize = 4096 // slots; a power of two
+	maxCachedStem = 64   // bytes; longer tokens are rare and not cached
+)
+
+type stemEntry struct{ tok, stem string }
+
+var (
+	stemCache [stemCacheSize]atomic.Pointer[stemEntry]
+	stemSeed  = maphash.MakeSeed()
+)
+
+func stem(sc script, tok string) string {
 	var st string
 	switch sc {
 	case scriptLatin:

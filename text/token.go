@@ -21,6 +21,9 @@ func isTokenRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return asciiToken[r]
 	}
+	if r >= 0x400 && r <= 0x481 { // Cyrillic letters, the common case after ASCII
+		return true
+	}
 	return inRanges(tokenRanges, r)
 }
 

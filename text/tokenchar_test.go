@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	_ "modernc.org/sqlite"
@@ -25,11 +27,22 @@ const (
 	classVanish             // part of a token but folded away (a bare diacritic)
 )
 
+var fullProbe = flag.Bool("fullprobe", false, "check every code point of tokenchar_table.go against FTS5")
+
 // probeFTS classifies the code points lo..hi (surrogates are skipped and
 // reported as separators) by indexing "a<c>a" and "<c>" with a real FTS5
 // table: one token in the first means c is a token character, no token in
 // the second then means unicode61 folds it to nothing.
 func probeFTS(tb testing.TB, lo, hi rune) []ftsClass {
+	cps := make([]rune, 0, hi-lo+1)
+	for c := lo; c <= hi; c++ {
+		cps = append(cps, c)
+	}
+	return probeFTSList(tb, cps)
+}
+
+// probeFTSList is probeFTS for a list of code points, in that order.
+func probeFTSList(tb testing.TB, cps []rune) []ftsClass {
 	tb.Helper()
 	db, err := sql.Open("sqlite", filepath.Join(tb.TempDir(), "probe.db"))
 	if err != nil {
@@ -62,7 +75,7 @@ func probeFTS(tb testing.TB, lo, hi rune) []ftsClass {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for c := lo; c <= hi; c++ {
+	for _, c := range cps {
 		if c == 0 || (c >= 0xD800 && c < 0xE000) {
 			continue
 		}
@@ -94,15 +107,15 @@ func probeFTS(tb testing.TB, lo, hi rune) []ftsClass {
 		return m
 	}
 	inWord, alone := count("pv"), count("qv")
-	out := make([]ftsClass, hi-lo+1)
-	for c := lo; c <= hi; c++ {
+	out := make([]ftsClass, len(cps))
+	for i, c := range cps {
 		if c == 0 || (c >= 0xD800 && c < 0xE000) {
 			continue
 		}
 		if inWord[c] == 1 {
-			out[c-lo] = classToken
+			out[i] = classToken
 			if alone[c] == 0 {
-				out[c-lo] = classVanish
+				out[i] = classVanish
 			}
 		}
 	}
@@ -126,7 +139,8 @@ func rangesOf(classes []ftsClass, lo rune, keep func(ftsClass) bool) [][2]rune {
 }
 
 // TestTokenTable checks the generated table against a live FTS5 tokenizer:
-// the whole BMP normally, the boundaries of every range in short mode.
+// every range boundary and a sample normally, every code point with
+// -fullprobe.
 // Run with -gen to rewrite tokenchar_table.go after a SQLite upgrade.
 func TestTokenTable(t *testing.T) {
 	if *gen {
@@ -170,21 +184,34 @@ func TestTokenTable(t *testing.T) {
 			t.Errorf("U+%04X: FTS5 class %d, table says %d", c, got, want)
 		}
 	}
-	if !testing.Short() {
-		for i, c := range probeFTS(t, 0, 0xFFFF) {
+	if *fullProbe {
+		for i, c := range probeFTS(t, 0, 0x10FFFF) {
 			check(rune(i), c)
 		}
 		return
 	}
+	// Every range boundary, Cyrillic in full and a seeded sample elsewhere.
+	var cps []rune
 	for _, table := range [][]runeRange{tokenRanges, vanishRanges} {
 		for _, r := range table {
 			for _, c := range []rune{r.lo - 1, r.lo, r.hi, r.hi + 1} {
-				if c < 0 || c > 0x10FFFF {
-					continue
+				if c >= 0 && c <= 0x10FFFF {
+					cps = append(cps, c)
 				}
-				check(c, probeFTS(t, c, c)[0])
 			}
 		}
+	}
+	for c := rune(0); c < 0x530; c++ {
+		cps = append(cps, c)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		cps = append(cps, rng.Int32N(0x110000))
+	}
+	slices.Sort(cps)
+	cps = slices.Compact(cps)
+	for i, c := range probeFTSList(t, cps) {
+		check(cps[i], c)
 	}
 }
 
