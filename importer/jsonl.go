@@ -126,8 +126,9 @@ func (w *JSONLWriter) Flush() error {
 func idKey(id int64) string { return "id:" + strconv.FormatInt(id, 10) }
 
 // JSONL reads holomem's own export (see [JSONLWriter]). Each fact line
-// becomes a Record whose Fact has ID zero, OldID the exported id and Key its
-// external key or "id:<old id>". Edge lines become links-only Records,
+// becomes a Record whose Fact has ID zero, OldID the exported id and Key
+// "id:<old id>" (an export may hold the same external key in several
+// namespaces; its ids are unique). Edge lines become links-only Records,
 // handed over after every fact, with both ends named by the Key of the fact
 // that had that old id; an end that matches no fact of the file keeps the
 // edge's from_key/to_key or "id:<n>". A fact superseded by another
@@ -239,7 +240,8 @@ func decodeJSONLLine(b []byte, line int, sum *Summary, keys map[int64]string,
 			sum.skip("", line, "fact %d appears twice", f.ID)
 			return nil
 		}
-		rec := Record{Key: cmpOr(f.ExternalKey, idKey(f.ID)), OldID: f.ID, Fact: &f}
+		// Old ids are unique in an export; external keys only per namespace.
+		rec := Record{Key: idKey(f.ID), OldID: f.ID, Fact: &f}
 		keys[f.ID] = rec.Key
 		super := f.SupersededBy
 		f.ID, f.SupersededBy, f.HRR = 0, 0, nil

@@ -305,3 +305,15 @@ func FuzzJSONL(f *testing.F) {
 		}
 	})
 }
+
+func TestJSONL_SameKeyTwoNamespaces(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	facts := []*holomem.Fact{
+		{ID: 1, Namespace: "a", Content: "x", ExternalKey: "github:o/r#1", Trust: 0.5, CreatedAt: t0, UpdatedAt: t0},
+		{ID: 2, Namespace: "b", Content: "x", ExternalKey: "github:o/r#1", Trust: 0.5, CreatedAt: t0, UpdatedAt: t0},
+	}
+	_, edges, _ := reimport(t, export(t, facts, []*holomem.Edge{{From: 1, To: 2, Kind: "link", Weight: 1, CreatedAt: t0}}))
+	if len(edges) != 1 || edges[0].From != 100 || edges[0].To != 200 {
+		t.Fatalf("edges = %+v", edges)
+	}
+}

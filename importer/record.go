@@ -14,9 +14,9 @@ import (
 // every fact of the import is in. A Record with a nil Fact carries links
 // only (the edge lines of a JSONL export).
 type Record struct {
-	// Key names the fact within this import so links can point at it. It is
-	// the fact's external key when it has one, or "id:<old id>" for a JSONL
-	// fact without one; only the external key is stored with the fact.
+	// Key names the fact within this import so links can point at it: the
+	// fact's external key (GitHub, Markdown, git) or "id:<old id>" (JSONL).
+	// Only Fact.ExternalKey is stored with the fact.
 	Key string
 	// OldID is the fact's id in the store that exported it (JSONL only).
 	OldID int64
