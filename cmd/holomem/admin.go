@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -138,6 +139,16 @@ func (a *app) doctorCmd() *cobra.Command {
 				return err
 			}
 			r.Stale = stale
+			hooks, err := s.InjectionStats(ctx, time.Now().Add(-24*time.Hour))
+			if err != nil {
+				return err
+			}
+			if hooks.Total > 0 {
+				r.Extra["hook_24h"] = hooks
+				if late := hooks.Outcomes[hookTimeout]; late*10 > hooks.Total {
+					r.Warnings = append(r.Warnings, fmt.Sprintf("the prompt hook missed its deadline %d of %d times in 24 h: raise --deadline or check the machine's load", late, hooks.Total))
+				}
+			}
 			for _, x := range a.doctorExtras {
 				if err := x(cmd, r); err != nil {
 					return err
@@ -201,7 +212,14 @@ func printDoctor(w io.Writer, r *doctorReport) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		fmt.Fprintf(w, "%s: %v\n", k, r.Extra[k])
+		switch v := r.Extra[k].(type) {
+		case *holomem.InjectionStats:
+			fmt.Fprintf(w, "prompt hook, last 24 h: %d runs: %d injected, %d empty, %d timed out, %d failed (p50 %s, p99 %s)\n",
+				v.Total, v.Outcomes[hookInjected], v.Outcomes[hookEmpty], v.Outcomes[hookTimeout], v.Outcomes[hookFailed],
+				v.P50.Round(time.Millisecond), v.P99.Round(time.Millisecond))
+		default:
+			fmt.Fprintf(w, "%s: %v\n", k, v)
+		}
 	}
 	for _, wn := range r.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", wn)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -206,19 +205,16 @@ func (r *importRun) resolve(ctx context.Context, key string) int64 {
 }
 
 func (r *importRun) link(ctx context.Context) error {
+	// Links with their exported time go first, so a link derived from the
+	// same data (a superseded_by field) does not stamp the edge with now.
+	sort.SliceStable(r.links, func(i, j int) bool {
+		return !r.links[i].CreatedAt.IsZero() && r.links[j].CreatedAt.IsZero()
+	})
 	var batch []*holomem.Edge
 	for _, l := range r.links {
 		from, to := r.resolve(ctx, l.FromKey), r.resolve(ctx, l.ToKey)
 		if from == 0 || to == 0 || from == to {
 			r.unresolved++
-			continue
-		}
-		if l.Kind == holomem.EdgeSupersedes {
-			// A supersedes link goes from the newer fact to the older one.
-			if err := r.m.Supersede(ctx, to, from); err != nil && !errors.Is(err, holomem.ErrConflict) {
-				return fmt.Errorf("supersede %d by %d: %w", to, from, err)
-			}
-			r.edges++
 			continue
 		}
 		origin := l.Origin
