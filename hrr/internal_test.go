@@ -207,3 +207,35 @@ func BenchmarkCapacity(b *testing.B) {
 		})
 	}
 }
+
+// TestAtomCache_Concurrent hammers the cache from several goroutines; run
+// under -race it checks the locking, and every caller must see the same
+// phases.
+func TestAtomCache_Concurrent(t *testing.T) {
+	c := newAtomCache(16)
+	want := make([]*phase16, 40)
+	for i := range want {
+		want[i] = deriveAtom(fmt.Sprint("c", i))
+	}
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			for i := range 200 {
+				j := (i*7 + g) % len(want)
+				if *c.get(fmt.Sprint("c", j)) != *want[j] {
+					done <- fmt.Errorf("goroutine %d: atom c%d differs", g, j)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := c.len(); n > 16 {
+		t.Errorf("cache holds %d atoms, want <= 16", n)
+	}
+}
