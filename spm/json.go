@@ -439,7 +439,7 @@ func (p *jsonScanner) vocab() ([]piece, error) {
 		if !ok || !p.consume(']') {
 			return nil, invalidJSON("vocab entry %d: bad score", len(vocab))
 		}
-		vocab = append(vocab, piece{text: text, score: float32(score), typ: typeNormal})
+		vocab = append(vocab, piece{text: text, score: score, typ: typeNormal})
 		if p.consume(']') {
 			break
 		}
@@ -504,7 +504,8 @@ func (p *jsonScanner) str() (string, bool) {
 	return "", false
 }
 
-func (p *jsonScanner) number() (float64, bool) {
+// number reads a JSON number as a float32 score.
+func (p *jsonScanner) number() (float32, bool) {
 	p.space()
 	start := p.i
 	for p.i < len(p.s) {
@@ -515,6 +516,60 @@ func (p *jsonScanner) number() (float64, bool) {
 		}
 		break
 	}
-	v, err := strconv.ParseFloat(p.s[start:p.i], 64)
-	return v, err == nil
+	text := p.s[start:p.i]
+	if v, ok := quickScore(text); ok {
+		return v, true
+	}
+	v, err := strconv.ParseFloat(text, 64)
+	return float32(v), err == nil
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// quickScore parses the plain decimals ("-3.4635426998138428") that
+// tokenizer.json uses for scores, several times faster than ParseFloat.
+// The scores are float32 values printed with float64 precision; the one
+// rounding of the mantissa here (relative error 2^-53) is far below half a
+// float32 ulp, so the float32 result is the same. Anything else (exponents,
+// more than 19 digits) is left to strconv.
+func quickScore(s string) (float32, bool) {
+	i, neg := 0, false
+	if i < len(s) && s[i] == '-' {
+		neg = true
+		i++
+	}
+	var m uint64
+	digits, frac, dot, seen := 0, 0, false, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '.' && !dot:
+			dot = true
+		case '0' <= c && c <= '9':
+			seen = true
+			if m == 0 && c == '0' {
+				if dot {
+					frac++
+				}
+				continue
+			}
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		default:
+			return 0, false
+		}
+	}
+	if !seen || digits > 19 || frac >= len(pow10) {
+		return 0, false
+	}
+	v := float64(m) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return float32(v), true
 }

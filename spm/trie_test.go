@@ -1,9 +1,11 @@
 package spm
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -133,5 +135,29 @@ func TestNormalize(t *testing.T) {
 		if got := string(tok.norm.normalize(nil, c.in)); got != c.want {
 			t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestQuickScore compares the score fast path with strconv on float32
+// values printed the way tokenizer.json prints them, and on odd decimals.
+func TestQuickScore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	check := func(s string) {
+		t.Helper()
+		want, err := strconv.ParseFloat(s, 64)
+		if got, ok := quickScore(s); ok && (err != nil || got != float32(want)) {
+			t.Fatalf("quickScore(%q) = %v, want %v (%v)", s, got, float32(want), err)
+		}
+	}
+	for range 50000 {
+		f := float32(-rng.Float64() * 20)
+		if rng.IntN(10) == 0 {
+			f = math.Float32frombits(rng.Uint32())
+		}
+		check(strconv.FormatFloat(float64(f), 'g', -1, 64))
+		check(strconv.FormatFloat(float64(f), 'f', -1, 64))
+	}
+	for _, s := range []string{"0", "-0", "0.0", "-5.5", "12", "-", "", ".", "1.", ".5", "--1", "1e5", "0.000000000000000000001", "-99999999999999999999"} {
+		check(s)
 	}
 }
