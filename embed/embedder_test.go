@@ -87,8 +87,8 @@ func TestEmbedder_Embed(t *testing.T) {
 	long := strings.Repeat("word ", 20_000) // 100k characters
 	texts := []string{
 		"hello world",
-		"",                          // just <s></s>
-		"bad \xff\xfe utf-8",        // replaced by U+FFFD
+		"",                         // just <s></s>
+		"bad \xff\xfe utf-8",       // replaced by U+FFFD
 		"tab\tbell\a nul\x00 ctrl", // control characters
 		long,
 		"Привет, мир",
