@@ -1,14 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/embed"
+	"github.com/holomem/holomem/hub"
 	"github.com/holomem/holomem/spm"
 )
 
@@ -41,8 +42,17 @@ func (a *app) embedder() (holomem.Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
+	revision := ""
+	if ms, err := hub.List(filepath.Dir(dir)); err == nil {
+		for _, m := range ms {
+			if m.Dir == dir && m.Commit != "" {
+				revision = m.Commit[:min(12, len(m.Commit))]
+			}
+		}
+	}
 	e, err := embed.Open(dir, &embed.Options{
 		Name:          a.modelName,
+		Revision:      revision,
 		IdleTimeout:   modelIdleTimeout,
 		LoadTokenizer: loadTokenizer,
 	})
@@ -65,30 +75,16 @@ func (a *app) modelMissingHint() string {
 	return fmt.Sprintf("not installed: recall runs on fts, jaccard and hrr; run `holomem model pull %s` (or --model-dir DIR for a local copy)", a.modelName)
 }
 
-// findModel resolves a model name to its directory: a directory path is
-// used as is; a hub name is looked up under dir.
+// findModel resolves a model name (a hub repo id or a directory) to its
+// directory; a missing model is ErrNoEmbedder, which recall treats as "run
+// without the semantic channel".
 func findModel(dir, name string) (string, error) {
-	if st, err := os.Stat(name); err == nil && st.IsDir() {
-		return name, nil
+	p, err := hub.Find(dir, name)
+	if errors.Is(err, holomem.ErrNotFound) {
+		return "", fmt.Errorf("%w: %v", holomem.ErrNoEmbedder, err)
 	}
-	p := filepath.Join(dir, strings.ReplaceAll(name, "/", "__"))
-	if _, err := os.Stat(filepath.Join(p, "config.json")); err != nil {
-		return "", fmt.Errorf("%w: model %s is not installed in %s: run `holomem model pull %s`", holomem.ErrNoEmbedder, name, dir, name)
-	}
-	return p, nil
+	return p, err
 }
 
-// defaultModelDir is $HOLOMEM_MODEL_DIR, else $XDG_DATA_HOME/holomem/models,
-// else ~/.local/share/holomem/models.
-func defaultModelDir() string {
-	if d := os.Getenv("HOLOMEM_MODEL_DIR"); d != "" {
-		return d
-	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "holomem", "models")
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(h, ".local", "share", "holomem", "models")
-	}
-	return "models"
-}
+// defaultModelDir is where models are installed (see hub.DefaultDir).
+func defaultModelDir() string { return hub.DefaultDir() }

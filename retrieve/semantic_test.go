@@ -1,0 +1,103 @@
+package retrieve_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/retrieve"
+)
+
+func TestMemory_Semantic(t *testing.T) {
+	emb := testutil.MustTinyEmbedder(t)
+	m, s := testutil.MustOpenMemory(t, retrieve.Options{Embedder: emb})
+	ctx := t.Context()
+	var facts []*holomem.Fact
+	for _, c := range []string{
+		"We deploy nginx with Ansible",
+		"Alice prefers dark mode",
+		"The backup runs every night at 3am",
+		"Погода для прогулки сегодня хорошая",
+	} {
+		facts = append(facts, remember(t, m, c))
+	}
+
+	t.Run("VectorsStoredWithModelID", func(t *testing.T) {
+		st, err := s.Stats(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Models[emb.ModelID()]; got != len(facts) {
+			t.Errorf("vectors of %s = %d, want %d (models %v)", emb.ModelID(), got, len(facts), st.Models)
+		}
+	})
+
+	t.Run("AllChannels", func(t *testing.T) {
+		res, err := m.Recall(ctx, holomem.Query{Text: "nginx deploy"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := res.Channels, []holomem.Channel{"fts", "jaccard", "hrr", "semantic"}; !slices.Equal(got, want) {
+			t.Errorf("channels = %v, want %v", got, want)
+		}
+		if res.Weights != holomem.DefaultWeights() {
+			t.Errorf("weights = %+v, want the defaults", res.Weights)
+		}
+		if len(res.Hits) == 0 || res.Hits[0].Fact.ID != facts[0].ID || res.Hits[0].Scores.Semantic == 0 {
+			t.Errorf("hits = %+v", res.Hits)
+		}
+	})
+
+	t.Run("FTSEmptyAnsweredBySemantic", func(t *testing.T) {
+		// No token of this query is in any fact: full text finds nothing,
+		// the semantic channel alone must still answer.
+		res, err := m.Recall(ctx, holomem.Query{Text: "zzqx unrelatedword", MinTrust: new(float64)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Fatal("no hits: semantic candidates were not used when FTS was empty")
+		}
+		for _, h := range res.Hits {
+			if h.Scores.FTS != 0 || h.Scores.Semantic <= 0 {
+				t.Errorf("hit %d scores %+v: want semantic only", h.Fact.ID, h.Scores)
+			}
+		}
+	})
+
+	t.Run("OtherModelNeverCompared", func(t *testing.T) {
+		other := &holomem.Fact{Content: "a fact embedded by another model"}
+		if _, err := s.CreateFact(ctx, other); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetEmbeddings(ctx, "other-model", map[int64][]float32{other.ID: make([]float32, emb.Dim())}); err != nil {
+			t.Fatal(err)
+		}
+		m2, err := retrieve.New(s, retrieve.Options{Embedder: emb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := m2.Recall(ctx, holomem.Query{Text: "qqqq vvvv", Limit: 50, MinTrust: new(float64)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range res.Hits {
+			if h.Fact.ID == other.ID {
+				t.Errorf("fact with a vector of another model was scored semantically: %+v", h.Scores)
+			}
+		}
+		// Backfill moves it to the current model.
+		n, err := m2.Backfill(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n < 1 {
+			t.Errorf("backfill changed %d facts, want >= 1", n)
+		}
+		got, _, _ := s.FindFacts(ctx, holomem.FactFilter{IDs: []int64{other.ID}, WithEmbedding: true})
+		if len(got) != 1 || got[0].ModelID != emb.ModelID() {
+			t.Errorf("after backfill model = %+v", got)
+		}
+	})
+}
