@@ -125,8 +125,18 @@ func (x *extractor) free(start, end int) bool {
 	return true
 }
 
-// clipName trims name and cuts it to MaxEntityName bytes at a rune boundary.
+// clipName trims name, turns control characters into spaces (collapsing
+// the white space around them) and cuts it to MaxEntityName bytes at a rune
+// boundary.
 func clipName(name string) string {
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		name = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return ' '
+			}
+			return r
+		}, name)), " ")
+	}
 	name = strings.TrimSpace(name)
 	if len(name) <= MaxEntityName {
 		return name
@@ -492,7 +502,9 @@ func isPath(s string) bool {
 	case rooted || len(segs) >= 3:
 		return true
 	case len(segs) == 2:
-		return hasExt(last) || segs[0][0] == '.' || last[0] == '.'
+		// "x/y.go", ".github/workflows", "modernc.org/sqlite"
+		return hasExt(last) || segs[0][0] == '.' || last[0] == '.' ||
+			strings.Contains(segs[0], ".") && strings.ToLower(segs[0]) == segs[0]
 	}
 	if last[0] == '.' { // a dotfile: .env, .gitignore (not .NET)
 		rest := last[1:]

@@ -75,8 +75,9 @@ func (x *extractor) nameBefore(a int) (start, end, claim int) {
 		return -1, -1, -1
 	}
 	if r, n := utf8.DecodeLastRuneInString(s[:end]); strings.ContainsRune(`"»”'’“`, r) {
-		open := strings.LastIndexAny(s[:end-n], `"«“'‘„`)
-		if open < 0 {
+		ls := lineStart(s, end-n)
+		open := strings.LastIndexAny(s[ls:end-n], `"«“'‘„`)
+		if open += ls; open < ls {
 			return -1, -1, -1
 		}
 		_, on := utf8.DecodeRuneInString(s[open:])
@@ -122,8 +123,8 @@ func (x *extractor) nameAfter(b int) (start, end, claim int) {
 		return -1, -1, -1
 	}
 	if r, n := utf8.DecodeRuneInString(s[start:]); strings.ContainsRune(`"«“'‘„`, r) {
-		close := strings.IndexAny(s[start+n:], `"»”'’“`)
-		if close < 0 {
+		close := strings.IndexAny(s[start+n:], "\"»”'’“\n")
+		if close < 0 || s[start+n+close] == '\n' {
 			return -1, -1, -1
 		}
 		qe := start + n + close
@@ -345,6 +346,10 @@ func init() {
 		сегодня вчера завтра теперь потом затем также тоже поэтому однако нужно надо можно
 		пожалуйста привет спасибо после перед где куда почему зачем кто какой какая какие
 		каждый всегда никогда иногда сейчас используй используем запомни помни
+		user users item step action meeting closes fixes resolves fixed added updated removed
+		changed reported released merged deploy deployed install configure second third fourth last
+		пользователь пользователи проект сервер задача шаг пункт встреча исправлено добавлено
+		обновлено удалено важно итак например кстати
 	`) {
 		stopwords[Normalize(w)] = true
 	}

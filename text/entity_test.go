@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/holomem/holomem/text"
@@ -43,7 +44,9 @@ func TestEntities(t *testing.T) {
 		{"ProperRuStarter", "Мы используем Москву как пример. Это всё.", []string{"proper:Москву"}},
 		{"ProperDedupe", "alice met ALICE and Alice", []string{"proper:ALICE"}},
 		{"QuotedEn", `She said "deploy on Fridays" twice.`, []string{"quoted:deploy on Fridays", "proper:Fridays"}},
-		{"QuotedRu", "Проект «Голопамять» запущен.", []string{"proper:Проект", "quoted:Голопамять"}},
+		{"QuotedRu", "Проект «Голопамять» запущен.", []string{"quoted:Голопамять"}},
+		{"ProperSentenceStartNonStopword", "Ansible runs it. Deploy it.", []string{"proper:Ansible"}},
+		{"PathModule", "import modernc.org/sqlite now", []string{"path:modernc.org/sqlite"}},
 		{"QuotedCurly", "Use the “blue-green” strategy and 'canary' too.", []string{"quoted:blue-green", "quoted:canary"}},
 		{"QuotedTooLong", `"` + strings.Repeat("x", 61) + `"`, nil},
 		{"QuotedApostrophe", "don't do it, it's Bob's", []string{"proper:Bob"}},
@@ -134,7 +137,8 @@ func FuzzEntities(f *testing.F) {
 		keys := make(map[string]bool)
 		for _, e := range es {
 			for _, n := range append([]string{e.Name}, e.Aliases...) {
-				if n == "" || len(n) > text.MaxEntityName || !utf8.ValidString(n) || strings.TrimSpace(n) != n {
+				if n == "" || len(n) > text.MaxEntityName || !utf8.ValidString(n) || strings.TrimSpace(n) != n ||
+					strings.ContainsFunc(n, unicode.IsControl) {
 					t.Fatalf("Entities(%q): bad name %q in %+v", s, n, e)
 				}
 			}
