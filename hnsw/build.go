@@ -156,8 +156,9 @@ func (g *Graph) Add(id int64, v []float32) error {
 		return fmt.Errorf("add %d: %w", id, ErrExists)
 	}
 	p := plan{id: id, v: v, level: g.level(id)}
-	s := &searcher{}
+	s := g.getSearcher()
 	g.planLocked(s, &p)
+	g.pool.Put(s)
 	g.insertLocked(&p, nil)
 	return nil
 }

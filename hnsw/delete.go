@@ -117,7 +117,9 @@ func (g *Graph) reconnectLocked(u uint32, level int) {
 		return
 	}
 	p := plan{v: slices.Clone(g.vecLocked(u)), level: level}
-	g.planLocked(&searcher{}, &p)
+	s := g.getSearcher()
+	g.planLocked(s, &p)
+	g.pool.Put(s)
 	if level >= len(p.found) {
 		return
 	}

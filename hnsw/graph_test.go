@@ -127,6 +127,9 @@ func TestGraph_ErrDim(t *testing.T) {
 	if err := g.Add(1, []float32{0, 1, 0, 0}); !errors.Is(err, hnsw.ErrExists) {
 		t.Fatalf("Add twice err = %v", err)
 	}
+	if res, err := g.Search([]float32{1, 0, 0, 0}, 1<<50, 1<<60); err != nil || len(res) != 1 {
+		t.Fatalf("huge k and ef: %v, %v", res, err)
+	}
 	if _, err := g.Search([]float32{1, 0}, 1, 0); !errors.Is(err, vec.ErrDim) {
 		t.Fatalf("Search err = %v", err)
 	}

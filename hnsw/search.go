@@ -245,7 +245,10 @@ func (g *Graph) SearchStats(q []float32, k, ef int) ([]vec.Result, int, error) {
 	if ef <= 0 {
 		ef = g.cfg.EfSearch
 	}
-	ef = max(ef, k)
+	// More results than nodes cannot be found; clamping also keeps a huge
+	// k or ef from user input out of allocations and the budget below.
+	k = min(k, len(g.mu.slot))
+	ef = min(max(ef, k), len(g.mu.slot))
 	budget := g.cfg.MaxVisits
 	if budget == 0 {
 		budget = 100*ef + 1000

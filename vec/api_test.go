@@ -239,9 +239,14 @@ func TestMatrix_Search(t *testing.T) {
 	t.Run("KLargerThanN", func(t *testing.T) {
 		small := vec.NewMatrix(2)
 		_ = small.Add(1, []float32{1, 0})
-		got, _ := small.Search([]float32{1, 0}, 5, nil)
+		small.EnableInt8()
+		got, _ := small.Search([]float32{1, 0}, 1<<50, nil)
 		if len(got) != 1 {
 			t.Fatalf("got %v", got)
+		}
+		got, _ = small.SearchInt8([]float32{1, 0}, 1<<50, 1<<50, nil)
+		if len(got) != 1 {
+			t.Fatalf("int8 got %v", got)
 		}
 	})
 }

@@ -243,6 +243,7 @@ func (m *Matrix) Search(q []float32, k int, filter func(id int64) bool) ([]Resul
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	k = min(k, len(m.mu.ids)) // a huge k must not size allocations
 	return m.fanOutLocked(k, func(lo, hi int, t *TopK) { m.scanLocked(q, lo, hi, filter, t) }), nil
 }
 
@@ -263,12 +264,14 @@ func (m *Matrix) SearchInt8(q []float32, k, r int, filter func(id int64) bool) (
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if !m.mu.int8 {
+	n := len(m.mu.ids)
+	k = min(k, n)
+	if !m.mu.int8 || k == 0 {
 		return m.fanOutLocked(k, func(lo, hi int, t *TopK) { m.scanLocked(q, lo, hi, filter, t) }), nil
 	}
 	q8 := make([]int8, m.dim)
 	qs := quantize(q8, q)
-	cand := m.fanOutLocked(k*r, func(lo, hi int, t *TopK) { m.scan8Locked(q8, qs, lo, hi, filter, t) })
+	cand := m.fanOutLocked(min(n, k*min(r, n)), func(lo, hi int, t *TopK) { m.scan8Locked(q8, qs, lo, hi, filter, t) })
 	t := NewTopK(k)
 	for _, c := range cand {
 		t.Push(Result{ID: c.ID, Score: dot(q, m.rowLocked(m.mu.pos[c.ID]))})
