@@ -128,6 +128,11 @@ func TestParity_ModelProto(t *testing.T) {
 	ok := checkParity(t, tok, sentences, want, false)
 	t.Logf("fixture.model: %d/%d sentences match spm_encode", ok, len(want))
 
+	random := readLines(t, "random.txt")
+	wantRandom := readIDs(t, "random_ids.txt")
+	ok = checkParity(t, tok, random, wantRandom, false)
+	t.Logf("fixture.model, random code points: %d/%d match", ok, len(wantRandom))
+
 	bad := readLines(t, "sentences_bad.txt")
 	wantBad := readIDs(t, "fixture_bad_ids.txt")
 	ok = checkParity(t, tok, bad, wantBad, false)
@@ -142,6 +147,7 @@ func TestParity_TokenizerJSON(t *testing.T) {
 	for _, c := range []struct{ sentences, ids string }{
 		{"sentences.txt", "expected_ids.txt"},
 		{"sentences_bad.txt", "fixture_bad_ids.txt"},
+		{"random.txt", "random_ids.txt"},
 	} {
 		sentences := readLines(t, c.sentences)
 		want := readIDs(t, c.ids)

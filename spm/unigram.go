@@ -110,15 +110,19 @@ func (t *Tokenizer) relax(best []bestPath, start, end int, id int32, here float3
 	}
 	length := end - start
 	cell := &best[end]
+	// EncodeOptimized computes the piece score as
+	//   IsUserDefined ? length * max_score_ - 0.1 : GetScore(id)
+	// and that conditional has type double, so the path score is summed
+	// and compared in double and only rounded to float when stored. The
+	// rounding decides near-ties, so it is reproduced exactly.
+	var score float64
 	if p.typ == typeUserDefined {
-		// A user-defined symbol gets a bonus that always wins:
-		// length * max_score_ - 0.1, computed in double as C++ does.
-		score := float64(float32(length)*t.maxScore) - 0.1
-		if c := score + float64(here); cell.start == -1 || c > float64(cell.score) {
-			*cell = bestPath{score: float32(c), start: int32(start), id: id}
-		}
-	} else if c := p.score + here; cell.start == -1 || c > cell.score {
-		*cell = bestPath{score: c, start: int32(start), id: id}
+		score = float64(float32(length)*t.maxScore) - 0.1
+	} else {
+		score = float64(p.score)
+	}
+	if c := score + float64(here); cell.start == -1 || c > float64(cell.score) {
+		*cell = bestPath{score: float32(c), start: int32(start), id: id}
 	}
 	return length == mblen
 }

@@ -36,10 +36,11 @@ spm_train --input=train.txt --model_prefix=bytes \
   --num_threads=2 --random_seed=7 --minloglevel=2 \
   --shuffle_input_sentence=false --input_sentence_size=0
 
-cp "$work/fixture.model" "$work/bytes.model" "$work/sentences.txt" "$work/sentences_bad.txt" "$out/"
+cp "$work/fixture.model" "$work/bytes.model" "$work/sentences.txt" "$work/sentences_bad.txt" "$work/random.txt" "$out/"
 # expected_ids.txt line i holds spm_encode's ids for sentences.txt line i.
 spm_encode --model="$out/fixture.model" --output_format=id < "$out/sentences.txt" > "$out/expected_ids.txt"
 spm_encode --model="$out/fixture.model" --output_format=id < "$out/sentences_bad.txt" > "$out/fixture_bad_ids.txt"
+spm_encode --model="$out/fixture.model" --output_format=id < "$out/random.txt" > "$out/random_ids.txt"
 # The byte-fallback model covers the first 1000 sentences only (keeps testdata < 1 MB).
 head -n 1000 "$out/sentences.txt" | spm_encode --model="$out/bytes.model" --output_format=id > "$out/bytes_ids.txt"
 spm_encode --model="$out/bytes.model" --output_format=id < "$out/sentences_bad.txt" > "$out/bytes_bad_ids.txt"
