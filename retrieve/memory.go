@@ -101,6 +101,31 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 	return m, nil
 }
 
+// Refresh reloads the in-memory vector index from the store. It is a
+// forced reload that reads every vector again, so facts written by other
+// processes (a CLI `add` next to a running server) become searchable; a
+// long-running server calls it periodically (its TTL bounds staleness).
+func (m *Memory) Refresh(ctx context.Context) error {
+	if m.sem == nil {
+		return nil
+	}
+	return m.sem.refresh(ctx)
+}
+
+// Warm loads what the first query would otherwise wait for: the vector
+// index and the model's weights (when the embedder can preload).
+func (m *Memory) Warm(ctx context.Context) error {
+	if m.sem == nil {
+		return nil
+	}
+	if l, ok := m.emb.(interface{ Load() error }); ok {
+		if err := l.Load(); err != nil {
+			return fmt.Errorf("load model: %w", err)
+		}
+	}
+	return m.sem.load(ctx)
+}
+
 // Store returns the store the memory writes through.
 func (m *Memory) Store() holomem.Store { return m.store }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/vec"
@@ -23,7 +24,21 @@ type semanticIndex struct {
 		sync.RWMutex
 		loaded bool
 		spaces map[string]*space
+		// journal records writes made while a refresh scans the store, so
+		// the fresh copy does not lose them; nil when no refresh runs.
+		journal []journalOp
 	}
+	// refreshMu lets one refresh run at a time.
+	refreshMu sync.Mutex
+	// loadedAt is when the last refresh finished (under mu).
+	loadedAt time.Time
+}
+
+// journalOp is one write seen during a refresh: v == nil removes.
+type journalOp struct {
+	ns string
+	id int64
+	v  []float32
 }
 
 // space is one namespace's vectors: ids in ascending order and a row per id.
@@ -50,8 +65,21 @@ func (s *semanticIndex) load(ctx context.Context) error {
 	return s.refresh(ctx)
 }
 
-// refresh rebuilds the index from the store (a forced reload).
+// refresh rebuilds the index from the store: a forced reload that reads
+// every vector again (never a cached copy), so writes made by other
+// processes become visible. Writes made through this process while it scans
+// are replayed onto the fresh copy.
 func (s *semanticIndex) refresh(ctx context.Context) error {
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	s.mu.Lock()
+	s.mu.journal = []journalOp{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.mu.journal = nil
+		s.mu.Unlock()
+	}()
 	spaces := map[string]*space{}
 	// Namespaces are not in the scan callback, so load per namespace known to the store.
 	st, err := s.store.Stats(ctx, "")
@@ -75,8 +103,15 @@ func (s *semanticIndex) refresh(ctx context.Context) error {
 		spaces[ns] = sp
 	}
 	s.mu.Lock()
-	s.mu.spaces, s.mu.loaded = spaces, true
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	for _, op := range s.mu.journal {
+		if op.v == nil {
+			removeFrom(spaces, op.ns, op.id)
+		} else {
+			upsertInto(spaces, op.ns, op.id, op.v)
+		}
+	}
+	s.mu.spaces, s.mu.loaded, s.loadedAt = spaces, true, time.Now()
 	return nil
 }
 
@@ -92,17 +127,23 @@ func (s *semanticIndex) upsert(ns string, id int64, v []float32) {
 	if len(v) != s.dim {
 		return
 	}
+	v = append([]float32(nil), v...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.mu.loaded {
-		return
+	if s.mu.journal != nil {
+		s.mu.journal = append(s.mu.journal, journalOp{ns, id, v})
 	}
-	sp := s.mu.spaces[ns]
+	if s.mu.loaded {
+		upsertInto(s.mu.spaces, ns, id, v)
+	}
+}
+
+func upsertInto(spaces map[string]*space, ns string, id int64, v []float32) {
+	sp := spaces[ns]
 	if sp == nil {
 		sp = &space{pos: map[int64]int{}}
-		s.mu.spaces[ns] = sp
+		spaces[ns] = sp
 	}
-	v = append([]float32(nil), v...)
 	if i, ok := sp.pos[id]; ok {
 		sp.rows[i] = v
 		return
@@ -115,7 +156,14 @@ func (s *semanticIndex) upsert(ns string, id int64, v []float32) {
 func (s *semanticIndex) remove(ns string, id int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sp := s.mu.spaces[ns]
+	if s.mu.journal != nil {
+		s.mu.journal = append(s.mu.journal, journalOp{ns: ns, id: id})
+	}
+	removeFrom(s.mu.spaces, ns, id)
+}
+
+func removeFrom(spaces map[string]*space, ns string, id int64) {
+	sp := spaces[ns]
 	if sp == nil {
 		return
 	}

@@ -101,3 +101,39 @@ func TestMemory_Semantic(t *testing.T) {
 		}
 	})
 }
+
+// TestMemory_Refresh: a fact written by another process (here another
+// Memory over the same store) becomes searchable after a forced refresh,
+// and a write made through this Memory is never lost by one.
+func TestMemory_Refresh(t *testing.T) {
+	emb := testutil.MustTinyEmbedder(t)
+	m, s := testutil.MustOpenMemory(t, retrieve.Options{Embedder: emb})
+	ctx := t.Context()
+	remember(t, m, "first fact about caching")
+	if err := m.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	other, err := retrieve.New(s, retrieve.Options{Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := remember(t, other, "qqzz written by another process")
+	zero := 0.0
+	q := holomem.Query{Text: "wwyy vvxx", Limit: 10, MinTrust: &zero, NoTouch: true}
+	has := func() bool {
+		res, err := m.Recall(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.Contains(ids(res.Hits), late.ID)
+	}
+	if has() {
+		t.Fatal("fact from another process visible before refresh: the index was refetched per query")
+	}
+	if err := m.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !has() {
+		t.Fatal("fact from another process not visible after Refresh")
+	}
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/holomem/holomem/mcpserver"
+	"github.com/holomem/holomem/retrieve"
+	"github.com/holomem/holomem/web"
+)
+
+// version is reported by the MCP handshake and /healthz.
+var version = "0.1.0"
+
+func (a *app) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+func (a *app) modelID() string {
+	if a.emb != nil {
+		return a.emb.ModelID()
+	}
+	return ""
+}
+
+func (a *app) mcpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the memory tools over MCP on stdin/stdout (for Claude Code, Cursor, any MCP client)",
+		Long: `Runs an MCP server on stdin/stdout. The default namespace is the git project of the
+working directory (--global for the shared one). Logs go to stderr.`,
+		GroupID: "agents", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			m, err := a.memory(cmd.Context())
+			if err != nil {
+				return err
+			}
+			srv := mcpserver.New(m, m.Store(), mcpserver.Options{
+				Namespace: a.ns(), Version: version, Model: a.modelID(), Logger: a.logger(),
+			})
+			err = srv.ServeStdio(cmd.Context())
+			if errors.Is(err, context.Canceled) {
+				return nil
+			}
+			return err
+		},
+	}
+}
+
+func (a *app) serveCmd() *cobra.Command {
+	var addr string
+	var refresh time.Duration
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the HTTP JSON API and MCP over streamable HTTP (/mcp)",
+		Long: `Serves /api/... (JSON), /mcp (MCP streamable HTTP) and /healthz. Binds to
+127.0.0.1:7777 by default and refuses a non-loopback address unless
+$HOLOMEM_TOKEN is set (clients then send "Authorization: Bearer <token>").
+The vector index and the model stay warm; a background refresher reloads the
+index every --refresh so facts written by other processes appear.`,
+		GroupID: "agents", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			token := os.Getenv("HOLOMEM_TOKEN")
+			if err := web.ListenAddrAllowed(addr, token); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			m, err := a.memory(ctx)
+			if err != nil {
+				return err
+			}
+			log := a.logger()
+			t0 := time.Now()
+			if err := m.Warm(ctx); err != nil {
+				log.Warn("warm-up failed; serving cold", "err", err)
+			}
+			log.Info("warm", "took", time.Since(t0).Round(time.Millisecond), "channels", m.Channels())
+			mcpSrv := mcpserver.New(m, m.Store(), mcpserver.Options{Namespace: a.ns(), Version: version, Model: a.modelID(), Logger: log})
+			h := web.NewServer(m, m.Store(), web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log})
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return fmt.Errorf("listen %s: %w", addr, err)
+			}
+			return serveHTTP(ctx, ln, h, m, refresh, log, a.stdout)
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7777", "listen address")
+	cmd.Flags().DurationVar(&refresh, "refresh", time.Minute, "reload the vector index this often (0: never)")
+	return cmd
+}
+
+// serveHTTP serves until ctx ends, refreshing the memory's index in the
+// background, then shuts down gracefully.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve.Memory, refresh time.Duration, log *slog.Logger, out interface{ Write([]byte) (int, error) }) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if refresh <= 0 {
+			return
+		}
+		t := time.NewTicker(refresh)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
+					log.Warn("refresh vector index", "err", err)
+				}
+			}
+		}
+	}()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	fmt.Fprintf(out, "holomem serving on http://%s (API /api, MCP /mcp, health /healthz)\n", ln.Addr())
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	cancel()
+	shut, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	_ = srv.Shutdown(shut)
+	<-done
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
