@@ -38,9 +38,13 @@ func BenchmarkPersonalizedPageRank_100k(b *testing.B) {
 		b.Run(o.name, func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
+			cpu0 := cpuTime()
 			for b.Loop() {
 				sink = graph.PersonalizedPageRank(g, seeds[i%len(seeds)], o.opts)
 				i++
+			}
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 			}
 		})
 	}
@@ -50,9 +54,13 @@ func BenchmarkPersonalizedPageRank_100k(b *testing.B) {
 func BenchmarkNew_100k(b *testing.B) {
 	edges := randomGraph(rand.New(rand.NewPCG(1, 2)), 100_000, 10)
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		g := graph.New(edges, graph.DefaultKindWeights())
 		sink = []graph.Rank{{ID: int64(g.Len())}}
+	}
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
 

@@ -63,6 +63,7 @@ func BenchmarkGitHub(b *testing.B) {
 	data := ghExport(n)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		sum, err := importer.GitHub(bytes.NewReader(data), "", func(importer.Record) error { return nil })
 		if err != nil || sum.Records != n {
@@ -70,7 +71,11 @@ func BenchmarkGitHub(b *testing.B) {
 		}
 		sink = sum
 	}
+	cpu := (cpuTime() - cpu0).Seconds()
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(n*b.N)/cpu, "records/cpu-s")
+	}
 }
 
 // fastImportRepo makes a repository with n commits over 200 files through
@@ -118,19 +123,33 @@ func fastImportRepo(b *testing.B, n int) string {
 }
 
 // BenchmarkGit imports a generated 2,000-commit repository (git log
-// included) with temporal links and reports records/s.
+// included), with and without temporal links (which need git to list each
+// commit's files), and reports records/s.
 func BenchmarkGit(b *testing.B) {
 	const n = 2000
 	dir := fastImportRepo(b, n)
+	for _, temporal := range []bool{false, true} {
+		b.Run(fmt.Sprintf("Temporal=%v", temporal), func(b *testing.B) {
+			benchGit(b, dir, n, importer.GitOptions{Temporal: temporal, Name: "bench"})
+		})
+	}
+}
+
+func benchGit(b *testing.B, dir string, n int, opts importer.GitOptions) {
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
-		sum, err := importer.Git(b.Context(), dir, func(importer.Record) error { return nil }, importer.GitOptions{Temporal: true, Name: "bench"})
+		sum, err := importer.Git(b.Context(), dir, func(importer.Record) error { return nil }, opts)
 		if err != nil || sum.Records != n {
 			b.Fatalf("%v %+v", err, sum)
 		}
 		sink = sum
 	}
+	cpu := (cpuTime() - cpu0).Seconds()
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(n*b.N)/cpu, "records/cpu-s")
+	}
 }
 
 // BenchmarkJSONL decodes an export of 10k facts and 10k edges.
@@ -146,6 +165,7 @@ func BenchmarkJSONL(b *testing.B) {
 	data := export(b, facts, edges)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		sum, err := importer.JSONL(bytes.NewReader(data), func(importer.Record) error { return nil })
 		if err != nil || sum.Records != len(facts) {
@@ -153,5 +173,9 @@ func BenchmarkJSONL(b *testing.B) {
 		}
 		sink = sum
 	}
+	cpu := (cpuTime() - cpu0).Seconds()
 	b.ReportMetric(float64(len(facts)*b.N)/b.Elapsed().Seconds(), "facts/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(len(facts)*b.N)/cpu, "facts/cpu-s")
+	}
 }

@@ -107,7 +107,10 @@ func Git(ctx context.Context, repoPath string, fn func(Record) error, opts GitOp
 	name := cmpOr(opts.Name, ghRepo, path.Base(strings.ReplaceAll(top, "\\", "/")))
 
 	args := []string{"-C", repoPath, "-c", "core.quotepath=off", "log", "--no-color", "--no-renames",
-		"--format=" + gitRS + "%H" + gitUS + "%aI" + gitUS + "%an" + gitUS + "%B" + gitUS, "--name-only"}
+		"--format=" + gitRS + "%H" + gitUS + "%aI" + gitUS + "%an" + gitUS + "%B" + gitUS}
+	if opts.Temporal {
+		args = append(args, "--name-only") // diffing every commit costs git most of its time
+	}
 	if opts.MaxCount > 0 {
 		args = append(args, "--max-count="+strconv.Itoa(opts.MaxCount))
 	}
