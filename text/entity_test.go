@@ -59,6 +59,7 @@ func TestEntities(t *testing.T) {
 		{"Tag", "ship it #release #v2 #проект", []string{"tag:#release", "tag:#v2", "tag:#проект"}},
 		{"TagNotCSharp", "C# and a#b", nil},
 		{"Issue", "fixes #123 and GH-45, see owner/repo#7.", []string{"issue:#123", "issue:#45", "issue:owner/repo#7"}},
+		{"IssueRu", "Исправлено в #12, см. также holomem/holomem#7 и GH-3.", []string{"issue:#12", "issue:holomem/holomem#7", "issue:#3"}},
 		{"IssueCommitPrefix", "fix(module #4409): handle nil", []string{"issue:#4409"}},
 		{"IssueURL", "see https://github.com/holomem/holomem/pull/12 and https://example.com/x_y", []string{"issue:holomem/holomem#12"}},
 		{"IssueHTMLEntity", "&#123; is a brace", nil},

@@ -221,7 +221,7 @@ func TestTokens_randomFTS5(t *testing.T) {
 		{0x30000, 0x30010}, {0x40000, 0x40010}, {0x10FFF0, 0x10FFFF},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	n := 2000
+	n := 1000
 	if testing.Short() {
 		n = 200
 	}
