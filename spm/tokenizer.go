@@ -292,6 +292,21 @@ func (t *Tokenizer) EncodeForModel(text string, maxLen int) ([]int32, error) {
 	return append(out, t.eos), nil
 }
 
+// EncodeBatchForModel runs EncodeForModel on each text and pads the
+// results with Pad: ids[i] and mask[i] have the length of the longest
+// encoding, mask is 1 for real tokens and 0 for padding. Errors are those
+// of EncodeForModel.
+func (t *Tokenizer) EncodeBatchForModel(texts []string, maxLen int) (ids, mask [][]int32, err error) {
+	seqs := make([][]int32, len(texts))
+	for i, text := range texts {
+		if seqs[i], err = t.EncodeForModel(text, maxLen); err != nil {
+			return nil, nil, err
+		}
+	}
+	ids, mask = t.Pad(seqs)
+	return ids, mask, nil
+}
+
 // Pad pads sequences (from EncodeForModel) with PadID to the length of the
 // longest one and returns them with attention masks: 1 for a real token, 0
 // for padding. The input slices are not modified.

@@ -286,3 +286,33 @@ func ExampleTokenizer_EncodeForModel() {
 	fmt.Println(len(ids) >= 3, ids[0] == tok.BOSID(), ids[len(ids)-1] == tok.EOSID(), err)
 	// Output: true true true <nil>
 }
+
+func TestTokenizer_EncodeBatchForModel(t *testing.T) {
+	tok, _ := fixtures(t)
+	texts := []string{"short", "a somewhat longer sentence about memory", ""}
+	ids, mask, err := tok.EncodeBatchForModel(texts, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range texts {
+		one, err := tok.EncodeForModel(text, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ids[i]) != len(ids[0]) || len(mask[i]) != len(ids[i]) {
+			t.Fatalf("row %d: ragged batch", i)
+		}
+		if !slices.Equal(ids[i][:len(one)], one) {
+			t.Fatalf("row %d: %v, want prefix %v", i, ids[i], one)
+		}
+		for j := range ids[i] {
+			real := j < len(one)
+			if (mask[i][j] == 1) != real || !real && (mask[i][j] != 0 || ids[i][j] != tok.PadID()) {
+				t.Fatalf("row %d: ids %v mask %v", i, ids[i], mask[i])
+			}
+		}
+	}
+	if _, _, err := tok.EncodeBatchForModel(texts, 1); !errors.Is(err, holomem.ErrInvalid) {
+		t.Fatalf("maxLen 1: err = %v", err)
+	}
+}
