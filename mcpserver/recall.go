@@ -34,7 +34,7 @@ func (s *Server) recall(ctx context.Context, in RecallInput) (*holomem.Result, e
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
-	res.Hits = slimHits(res.Hits)
+	res.Hits = nonNil(slimHits(res.Hits))
 	return res, nil
 }
 
