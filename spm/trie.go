@@ -80,21 +80,20 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 	}
 	t.arena = string(arena)
 
-	// Each node owns the sorted range lo:hi of keys sharing its prefix.
 	t.nodes = make([]trieNode, 1, len(keys)+len(keys)/2)
 	t.nodes[0] = trieNode{val: -1, tail: -1}
 	t.labels = make([]byte, 1, cap(t.nodes))
-	lo := make([]int32, 1, cap(t.nodes))
-	hi := make([]int32, 1, cap(t.nodes))
-	hi[0] = int32(len(keys))
-	// Depth-first expansion keeps a subtree's keys in cache; children of a
-	// node get consecutive ids because they are created together.
-	stack := []int32{0}
+	// Each pending node owns the sorted range lo:hi of the keys sharing its
+	// prefix. Depth-first expansion keeps a subtree's keys in cache;
+	// children of a node get consecutive ids because they are created
+	// together.
+	type task struct{ n, lo, hi int32 }
+	stack := []task{{0, 0, int32(len(keys))}}
 	for len(stack) > 0 {
-		n := stack[len(stack)-1]
+		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		n, i, end := top.n, top.lo, top.hi
 		depth := uint32(t.nodes[n].depth)
-		i, end := lo[n], hi[n]
 		if n > 0 && end-i == 1 {
 			if t.off[i+1]-t.off[i] == depth {
 				t.nodes[n].val = t.val[i]
@@ -109,6 +108,7 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 			i++
 		}
 		t.nodes[n].first = int32(len(t.nodes))
+		mark := len(stack)
 		for i < end {
 			b := t.arena[t.off[i]+depth]
 			j := i + 1
@@ -120,14 +120,11 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 			}
 			t.nodes = append(t.nodes, trieNode{val: -1, tail: -1, depth: int32(depth + 1)})
 			t.labels = append(t.labels, b)
-			lo = append(lo, i)
-			hi = append(hi, j)
+			stack = append(stack, task{int32(len(t.nodes) - 1), i, j})
 			t.nodes[n].num++
 			i = j
 		}
-		for c := int32(len(t.nodes)) - 1; c >= t.nodes[n].first; c-- {
-			stack = append(stack, c)
-		}
+		slices.Reverse(stack[mark:]) // first child on top
 	}
 	return t, nil
 }
