@@ -1,6 +1,9 @@
 package text
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // TokenSet returns the distinct tokens as a set.
 func TokenSet(tokens []string) map[string]struct{} {
@@ -71,4 +74,33 @@ func JaccardSorted(a, b []string) float64 {
 		}
 	}
 	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// Stems returns the stem of every token (see [Stem]) in a new slice, for
+// set comparisons that should not care about inflection.
+func Stems(tokens []string) []string {
+	out := make([]string, len(tokens))
+	for i, t := range tokens {
+		out[i] = Stem(t)
+	}
+	return out
+}
+
+// Shingles returns the word n-grams of tokens joined by single spaces, in
+// order: Shingles([a b c], 2) is ["a b", "b c"]. Jaccard over shingles
+// detects near-duplicate texts better than over words. It returns nil when
+// n < 1 and the whole text as one shingle when there are fewer than n
+// tokens (and at least one).
+func Shingles(tokens []string, n int) []string {
+	if n < 1 || len(tokens) == 0 {
+		return nil
+	}
+	if len(tokens) <= n {
+		return []string{strings.Join(tokens, " ")}
+	}
+	out := make([]string, 0, len(tokens)-n+1)
+	for i := 0; i+n <= len(tokens); i++ {
+		out = append(out, strings.Join(tokens[i:i+n], " "))
+	}
+	return out
 }

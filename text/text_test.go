@@ -157,3 +157,32 @@ func TestJaccard_large(t *testing.T) {
 		}
 	}
 }
+
+func TestShingles(t *testing.T) {
+	for _, tt := range []struct {
+		in   []string
+		n    int
+		want []string
+	}{
+		{nil, 2, nil},
+		{[]string{"a", "b"}, 0, nil},
+		{[]string{"a"}, 2, []string{"a"}},
+		{[]string{"a", "b"}, 2, []string{"a b"}},
+		{[]string{"a", "b", "c", "d"}, 3, []string{"a b c", "b c d"}},
+		{[]string{"a", "b", "c"}, 1, []string{"a", "b", "c"}},
+	} {
+		if got := text.Shingles(tt.in, tt.n); !slices.Equal(got, tt.want) {
+			t.Errorf("Shingles(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestStems(t *testing.T) {
+	got := text.Stems(text.Tokens("Deploying nginx в России"))
+	if want := []string{"deploy", "nginx", "в", "росс"}; !slices.Equal(got, want) {
+		t.Errorf("Stems = %q, want %q", got, want)
+	}
+	if a, b := text.Tokens("deployed to Россию"), text.Tokens("deploying in России"); text.Jaccard(text.Stems(a), text.Stems(b)) <= text.Jaccard(a, b) {
+		t.Errorf("Jaccard over stems should beat Jaccard over tokens for inflected forms")
+	}
+}
