@@ -116,9 +116,11 @@ func (s *Server) routes() {
 // ServeHTTP routes the request. Requests no route matches get the mux's
 // status (404, or 405 with Allow) as a JSON error like every other.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Handler does not fill r's path values, so a match is served by the
+	// mux itself; only the fallback answer goes through h.
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
-		h.ServeHTTP(w, r)
+		s.mux.ServeHTTP(w, r)
 		return
 	}
 	rec := &statusRecorder{header: http.Header{}}
