@@ -60,7 +60,8 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 	order, pre := sortKeys(keys)
 	// Copy the keys into the arena in sorted order. This is the one pass of
 	// random reads; a key of at most 8 bytes comes from pre instead.
-	arena := make([]byte, 0, size)
+	var arena strings.Builder
+	arena.Grow(size)
 	t.off = make([]uint32, len(keys)+1)
 	t.val = make([]int32, len(keys))
 	for p, k := range order {
@@ -68,17 +69,17 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 		if l := len(key); l <= 8 {
 			var b [8]byte
 			binary.BigEndian.PutUint64(b[:], pre[p])
-			arena = append(arena, b[:l]...)
+			arena.Write(b[:l])
 		} else {
-			arena = append(arena, key...)
+			arena.WriteString(key)
 		}
-		t.off[p+1] = uint32(len(arena))
+		t.off[p+1] = uint32(arena.Len())
 		t.val[p] = vals[k]
 		if p > 0 && pre[p-1] == pre[p] && keys[order[p-1]] == key {
 			return nil, fmt.Errorf("piece %q defined twice", key)
 		}
 	}
-	t.arena = string(arena)
+	t.arena = arena.String()
 
 	t.nodes = make([]trieNode, 1, len(keys)+len(keys)/2)
 	t.nodes[0] = trieNode{val: -1, tail: -1}
@@ -131,59 +132,81 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 
 // sortKeys returns the indexes of keys in lexicographic order, and for
 // each position the key's first 8 bytes as a big-endian number (zero
-// padded). It is an LSD radix sort on those bytes, then runs that share
+// padded). An MSD radix sort orders those numbers, then runs that share
 // them are sorted on the next 8 bytes, and so on.
 func sortKeys(keys []string) (order []int32, pre []uint64) {
 	n := len(keys)
 	pre = make([]uint64, n)
-	var hist [8][256]int32
-	for i, k := range keys {
-		v := prefix8(k, 0)
-		pre[i] = v
-		for d := range 8 {
-			hist[d][byte(v>>(8*d))]++
-		}
-	}
 	order = make([]int32, n)
-	for i := range order {
+	for i, k := range keys {
+		pre[i] = prefix8(k, 0)
 		order[i] = int32(i)
 	}
-	tmpOrder := make([]int32, n)
 	tmpPre := make([]uint64, n)
-	for d := range 8 {
-		h := &hist[d]
-		if h[byte(pre[0]>>(8*d))] == int32(n) {
-			continue // every key has the same byte here
-		}
-		sum := int32(0)
-		for b := range h {
-			c := h[b]
-			h[b] = sum
-			sum += c
-		}
-		for i, v := range pre {
-			b := byte(v >> (8 * d))
-			tmpOrder[h[b]] = order[i]
-			tmpPre[h[b]] = v
-			h[b]++
-		}
-		order, tmpOrder = tmpOrder, order
-		pre, tmpPre = tmpPre, pre
-	}
+	radixSort(pre, order, tmpPre, make([]int32, n), 56)
 	rs := runSorter{keys: keys}
 	rs.sort(order, pre, 8, make([]uint64, n), tmpPre)
 	return order, pre
 }
 
-// runSorter orders runs of keys that agree on their first bytes.
-type runSorter struct {
-	keys  []string
-	items []sortItem
+// radixSort sorts pre (carrying order along) by the bits below shift+8,
+// one byte per level, most significant first. tmpPre and tmpOrder are
+// scratch of the same length.
+func radixSort(pre []uint64, order []int32, tmpPre []uint64, tmpOrder []int32, shift uint) {
+	for {
+		if len(pre) <= 32 {
+			for i := 1; i < len(pre); i++ {
+				for j := i; j > 0 && pre[j] < pre[j-1]; j-- {
+					pre[j], pre[j-1] = pre[j-1], pre[j]
+					order[j], order[j-1] = order[j-1], order[j]
+				}
+			}
+			return
+		}
+		var count [256]int32
+		for _, v := range pre {
+			count[byte(v>>shift)]++
+		}
+		if count[byte(pre[0]>>shift)] == int32(len(pre)) {
+			// One bucket: nothing to move at this byte.
+			if shift == 0 {
+				return
+			}
+			shift -= 8
+			continue
+		}
+		var start [256]int32
+		sum := int32(0)
+		for b, c := range count {
+			start[b] = sum
+			sum += c
+		}
+		next := start
+		for i, v := range pre {
+			b := byte(v >> shift)
+			tmpPre[next[b]] = v
+			tmpOrder[next[b]] = order[i]
+			next[b]++
+		}
+		copy(pre, tmpPre[:len(pre)])
+		copy(order, tmpOrder[:len(order)])
+		if shift == 0 {
+			return
+		}
+		for b, c := range count {
+			if c > 1 {
+				lo, hi := start[b], start[b]+c
+				radixSort(pre[lo:hi], order[lo:hi], tmpPre[lo:hi], tmpOrder[lo:hi], shift-8)
+			}
+		}
+		return
+	}
 }
 
-type sortItem struct {
-	pre uint64
-	idx int32
+// runSorter orders runs of keys that agree on their first bytes.
+type runSorter struct {
+	keys     []string
+	tmpOrder []int32 // scratch for radixSort
 }
 
 // sort orders each run of order whose keys agree on pre (bytes off-8:off)
@@ -213,23 +236,13 @@ func (rs *runSorter) sort(order []int32, pre []uint64, off int, out, spare []uin
 			i = j
 			continue
 		}
-		rs.items = rs.items[:0]
-		for _, k := range run {
-			rs.items = append(rs.items, sortItem{prefix8(keys[k], off), k})
+		for x, k := range run {
+			out[i+x] = prefix8(keys[k], off)
 		}
-		slices.SortFunc(rs.items, func(a, b sortItem) int {
-			switch {
-			case a.pre < b.pre:
-				return -1
-			case a.pre > b.pre:
-				return 1
-			}
-			return int(a.idx - b.idx)
-		})
-		for x, it := range rs.items {
-			run[x] = it.idx
-			out[i+x] = it.pre
+		if len(rs.tmpOrder) < len(run) {
+			rs.tmpOrder = make([]int32, len(order))
 		}
+		radixSort(out[i:j], run, spare[i:j], rs.tmpOrder[:len(run)], 56)
 		rs.sort(run, out[i:j], off+8, spare[i:j], out[i:j])
 		i = j
 	}
