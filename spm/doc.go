@@ -49,9 +49,10 @@
 // rule as remove_extra_whitespaces, and <s>/</s> from the post-processor.
 // It then encodes with SentencePiece's rules, not with Hugging Face
 // tokenizers' own: where the two disagree (HF keeps a trailing "▁" for
-// trailing spaces, applies the charsmap per grapheme cluster, fuses runs of
-// unknown characters into one <unk>, and turns literal "<s>" text into the
-// special token) this package gives SentencePiece's answer. Normalizers and
+// trailing spaces, applies the charsmap per grapheme cluster, and turns
+// literal "<s>" text into the special token) this package gives
+// SentencePiece's answer, which is what the slow XLM-R tokenizer and
+// fairseq give. Normalizers and
 // pre-tokenizers other than those listed are rejected rather than ignored.
 //
 // Control pieces such as <s> are never produced from text, so user input

@@ -17,8 +17,10 @@ const DefaultMaxLen = 128
 
 // File names Load looks for, in order of preference.
 const (
+	// TokenizerJSONFile is the Hugging Face tokenizer file of a model directory.
 	TokenizerJSONFile = "tokenizer.json"
-	ModelProtoFile    = "sentencepiece.bpe.model"
+	// ModelProtoFile is the SentencePiece model file XLM-R derived models ship.
+	ModelProtoFile = "sentencepiece.bpe.model"
 )
 
 // Tokenizer splits text into SentencePiece Unigram pieces and maps them to
