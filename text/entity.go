@@ -422,12 +422,18 @@ func (x *extractor) trimChunk(start, end int) (int, int, bool) {
 		start += n
 	}
 	colon := false
+	opens, closes := -1, -1 // counted on the first ')' only: trimming must stay linear
 	for end > start {
 		r, n := utf8.DecodeLastRuneInString(s[start:end])
-		if r == ')' && strings.Count(s[start:end], "(") >= strings.Count(s[start:end], ")") {
-			break
-		}
-		if !strings.ContainsRune(chunkTrail, r) && r != ')' {
+		if r == ')' {
+			if opens < 0 {
+				opens, closes = strings.Count(s[start:end], "("), strings.Count(s[start:end], ")")
+			}
+			if opens >= closes {
+				break
+			}
+			closes--
+		} else if !strings.ContainsRune(chunkTrail, r) {
 			break
 		}
 		colon = colon || r == ':'

@@ -93,8 +93,8 @@ func (x *extractor) nameBefore(a int) (start, end, claim int) {
 		return words[k].start, end, words[k].start
 	}
 	start = end
-	for start > 0 {
-		r, n := utf8.DecodeLastRuneInString(s[:start])
+	for limit := lineStart(s, end); start > limit; {
+		r, n := utf8.DecodeLastRuneInString(s[limit:start])
 		if unicode.IsSpace(r) {
 			break
 		}
@@ -123,8 +123,8 @@ func (x *extractor) nameAfter(b int) (start, end, claim int) {
 		return -1, -1, -1
 	}
 	if r, n := utf8.DecodeRuneInString(s[start:]); strings.ContainsRune(`"«“'‘„`, r) {
-		close := strings.IndexAny(s[start+n:], "\"»”'’“\n")
-		if close < 0 || s[start+n+close] == '\n' {
+		close := strings.IndexAny(s[start+n:lineEnd(s, start+n)], "\"»”'’“")
+		if close < 0 {
 			return -1, -1, -1
 		}
 		qe := start + n + close
@@ -132,13 +132,7 @@ func (x *extractor) nameAfter(b int) (start, end, claim int) {
 		start, end := trimSpan(s, start+n, qe)
 		return start, end, qe + cn
 	}
-	lineEnd := strings.IndexByte(s[start:], '\n')
-	if lineEnd < 0 {
-		lineEnd = len(s)
-	} else {
-		lineEnd += start
-	}
-	words := x.wordsIn(start, lineEnd)
+	words := x.wordsIn(start, lineEnd(s, start))
 	if len(words) > 0 && words[0].start == start && words[0].capital {
 		k := 0
 		for k+1 < len(words) && words[k+1].capital && s[words[k].end:words[k+1].start] == " " {
@@ -147,7 +141,7 @@ func (x *extractor) nameAfter(b int) (start, end, claim int) {
 		return start, words[k].end, words[k].end
 	}
 	end = start
-	for end < len(s) {
+	for limit := lineEnd(s, start); end < limit; {
 		r, n := utf8.DecodeRuneInString(s[end:])
 		if unicode.IsSpace(r) {
 			break
@@ -161,8 +155,31 @@ func (x *extractor) nameAfter(b int) (start, end, claim int) {
 	return start, end, end
 }
 
+// lookaround bounds how far the alias pass looks for a name around "aka",
+// in bytes, so that many markers on one long line stay linear.
+const lookaround = 4 * MaxEntityName
+
+// lineStart returns where the line holding s[i] starts, looking back at
+// most lookaround bytes (to a rune boundary).
 func lineStart(s string, i int) int {
-	return strings.LastIndexByte(s[:i], '\n') + 1
+	from := max(0, i-lookaround)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from++
+	}
+	return from + strings.LastIndexByte(s[from:i], '\n') + 1
+}
+
+// lineEnd returns where the line holding s[i] ends, looking ahead at most
+// lookaround bytes (to a rune boundary).
+func lineEnd(s string, i int) int {
+	to := min(len(s), i+lookaround)
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to--
+	}
+	if j := strings.IndexByte(s[i:to], '\n'); j >= 0 {
+		return i + j
+	}
+	return to
 }
 
 func trimSpan(s string, start, end int) (int, int) {

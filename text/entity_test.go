@@ -154,3 +154,32 @@ func FuzzEntities(f *testing.F) {
 		}
 	})
 }
+
+// TestEntities_pathological feeds long inputs built to trigger quadratic
+// scans (many markers on one line, long runs of closers); a regression shows
+// up as a test that does not finish.
+func TestEntities_pathological(t *testing.T) {
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for name, s := range map[string]string{
+		"aka":      strings.Repeat("Abc aka Def ", n),
+		"akaBare":  strings.Repeat("aka ", n),
+		"closers":  "x" + strings.Repeat(")", n*5),
+		"quotes":   strings.Repeat(`"a `, n),
+		"hashes":   strings.Repeat("a/b#1", n),
+		"ticks":    strings.Repeat("` ", n),
+		"capitals": strings.Repeat("Abc ", n),
+		"slashes":  strings.Repeat("a/", n) + "b.go",
+	} {
+		t.Run(name, func(t *testing.T) {
+			es := text.Entities(s)
+			if len(es) > text.MaxEntities {
+				t.Fatalf("%d entities", len(es))
+			}
+			_ = text.StripForEmbedding(s)
+			_ = text.IssueRefs(s)
+		})
+	}
+}
