@@ -33,11 +33,27 @@ func BenchmarkMCPRoundTrip(b *testing.B) {
 	for _, tr := range []string{"inmemory", "stdio"} {
 		b.Run(tr, func(b *testing.B) {
 			cs := transports[tr](b)
+			var first int64
 			for i := range 500 {
-				call[mcpserver.RememberOutput](b, cs, "remember", map[string]any{
+				r := call[mcpserver.RememberOutput](b, cs, "remember", map[string]any{
 					"content": fmt.Sprintf("Fact %d: service%d talks to database%d over port %d", i, i%17, i%5, 8000+i),
 				})
+				if i == 0 {
+					first = r.ID
+				}
 			}
+			// get is one indexed read: what remains is the transport's cost.
+			b.Run("get", func(b *testing.B) {
+				args := map[string]any{"id": first}
+				b.ReportAllocs()
+				for b.Loop() {
+					res, err := cs.CallTool(b.Context(), &mcp.CallToolParams{Name: "get", Arguments: args})
+					if err != nil || res.IsError {
+						b.Fatal(err, text(res))
+					}
+					sinkResult = res
+				}
+			})
 			b.Run("recall", func(b *testing.B) {
 				args := map[string]any{"query": "which service talks to database3", "limit": 10}
 				b.ReportAllocs()
