@@ -73,12 +73,15 @@ func encode(tokens, entities []string) Vector {
 	content := distinct(tokens, false)
 	ents := distinct(entities, true)
 	acc := newAccumulator()
+	as := make([]*phase16, 0, max(len(content), len(ents)))
 	for _, t := range content {
-		acc.addBound(atoms.get(t), roleContent, 1)
+		as = append(as, atoms.get(t))
 	}
-	w := EntityWeight(len(content), len(ents))
+	acc.addBoundAll(as, roleContent, 1)
+	as = as[:0]
 	for _, e := range ents {
-		acc.addBound(atoms.get(e), roleEntity, w)
+		as = append(as, atoms.get(e))
 	}
+	acc.addBoundAll(as, roleEntity, EntityWeight(len(content), len(ents)))
 	return acc.vector()
 }
