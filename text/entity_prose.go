@@ -157,7 +157,7 @@ func (x *extractor) nameAfter(b int) (start, end, claim int) {
 
 // lookaround bounds how far the alias pass looks for a name around "aka",
 // in bytes, so that many markers on one long line stay linear.
-const lookaround = 4 * MaxEntityName
+const lookaround = 2 * MaxEntityName
 
 // lineStart returns where the line holding s[i] starts, looking back at
 // most lookaround bytes (to a rune boundary).

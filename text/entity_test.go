@@ -159,9 +159,9 @@ func FuzzEntities(f *testing.F) {
 // scans (many markers on one line, long runs of closers); a regression shows
 // up as a test that does not finish.
 func TestEntities_pathological(t *testing.T) {
-	n := 20000
+	n := 3000
 	if testing.Short() {
-		n = 2000
+		n = 300
 	}
 	for name, s := range map[string]string{
 		"aka":      strings.Repeat("Abc aka Def ", n),
