@@ -23,7 +23,7 @@ func allocArena(n int) ([]float32, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	_ = unix.Madvise(b, unix.MADV_HUGEPAGE) // advisory; 4 KiB pages still work
+	adviseHugePages(b)
 	return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n), b, nil
 }
 
