@@ -74,7 +74,8 @@ type Client struct {
 	// RetryWait is the pause before the first retry. 0 means DefaultRetryWait.
 	RetryWait time.Duration
 	// StallTimeout drops a transfer that delivers nothing for this long (it
-	// is then resumed). 0 means DefaultStallTimeout.
+	// is then resumed), and bounds each listing request. 0 means
+	// DefaultStallTimeout.
 	StallTimeout time.Duration
 }
 
@@ -122,6 +123,13 @@ func (c *Client) baseURL() string {
 		return DefaultBaseURL
 	}
 	return strings.TrimRight(c.BaseURL, "/")
+}
+
+func (c *Client) stallTimeout() time.Duration {
+	if c.StallTimeout <= 0 {
+		return DefaultStallTimeout
+	}
+	return c.StallTimeout
 }
 
 func (c *Client) httpClient() *http.Client {
@@ -357,7 +365,10 @@ const maxJSON = 32 << 20
 // a Link header ("" when there is none). It retries like downloads do.
 func (c *Client) getJSON(ctx context.Context, u string, v any) (next string, err error) {
 	err = c.retry(ctx, func() error {
-		req, err := c.newRequest(ctx, u)
+		// A listing is small: give each attempt the stall timeout in all.
+		actx, cancel := context.WithTimeout(ctx, c.stallTimeout())
+		defer cancel()
+		req, err := c.newRequest(actx, u)
 		if err != nil {
 			return err
 		}
@@ -368,10 +379,14 @@ func (c *Client) getJSON(ctx context.Context, u string, v any) (next string, err
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
+			// Drain a little so the connection can be reused.
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 			return statusErr(u, resp)
 		}
 		if err := json.NewDecoder(io.LimitReader(resp.Body, maxJSON)).Decode(v); err != nil {
+			if ctx.Err() == nil && actx.Err() != nil {
+				return retryable(fmt.Errorf("GET %s: %w", u, err))
+			}
 			return fmt.Errorf("GET %s: decode: %w", u, err)
 		}
 		next = nextLink(resp.Header.Get("Link"), resp.Request.URL)
@@ -666,10 +681,7 @@ func (c *Client) download(ctx context.Context, u, target string, f remoteFile) (
 // transfer requests the bytes from off on and appends them to w (restarting
 // from 0 if the server ignores Range) and returns the new length of w.
 func (c *Client) transfer(ctx context.Context, u string, w *os.File, h *hashes, f remoteFile, off int64, restart func() error) (int64, error) {
-	stall := c.StallTimeout
-	if stall <= 0 {
-		stall = DefaultStallTimeout
-	}
+	stall := c.stallTimeout()
 	errStalled := fmt.Errorf("no data for %s", stall)
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -44,6 +44,7 @@ type fakeHub struct {
 		sync.Mutex
 		drops       map[string]int // path -> transfers to cut halfway
 		stalls      map[string]int // path -> transfers to hang halfway
+		hangAPI     int            // revision requests to leave unanswered
 		ignoreRange bool
 		corrupt     map[string]bool
 		noTree      bool
@@ -135,6 +136,16 @@ func (h *fakeHub) authorized(w http.ResponseWriter, r *http.Request) bool {
 }
 
 func (h *fakeHub) revision(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	hang := h.mu.hangAPI > 0
+	if hang {
+		h.mu.hangAPI--
+	}
+	h.mu.Unlock()
+	if hang {
+		<-r.Context().Done()
+		return
+	}
 	if !h.authorized(w, r) {
 		return
 	}
@@ -439,6 +450,18 @@ func TestClient_Pull(t *testing.T) {
 		if got := h.downloads(); !slices.Contains(got, fmt.Sprintf("model.safetensors bytes=%d-", size/2)) {
 			t.Errorf("downloads %q do not resume the stalled transfer at %d", got, size/2)
 		}
+	})
+
+	t.Run("HangingListing", func(t *testing.T) {
+		h, srv := newFakeHub(t)
+		h.mu.hangAPI = 1
+		c := testClient(srv)
+		c.StallTimeout = 200 * time.Millisecond
+		dir := t.TempDir()
+		if _, err := c.Pull(t.Context(), testRepo, "main", dir); err != nil {
+			t.Fatal(err)
+		}
+		checkInstalled(t, h, filepath.Join(dir, "acme__tiny-model"))
 	})
 
 	t.Run("ResumeNextPull", func(t *testing.T) {

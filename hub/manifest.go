@@ -187,6 +187,9 @@ func Find(dir, name string) (string, error) {
 			return "", fmt.Errorf("find model: %q matches %d installed models, give owner/name: %w", name, len(hits), holomem.ErrInvalid)
 		}
 	}
+	if validRepo(name) != nil {
+		return "", fmt.Errorf("find model: no model directory at %s and not a repo id: %w", name, holomem.ErrNotFound)
+	}
 	return "", fmt.Errorf("model %q is not installed in %s (run: holomem model pull %s): %w", name, dir, name, holomem.ErrNotFound)
 }
 
