@@ -14,6 +14,10 @@ import (
 // and Russian stems, ё, diacritics, digits and punctuation.
 const ftsProbe = "Deploying deployed services; Россия России ёлка Ёж café naïve v1.2 snake_case CamelCase #tag"
 
+// scopeSQL computes a fact row's scope column in the full-text index; the
+// triggers in migration/0003_fts_scope.sql use the same expression.
+const scopeSQL = `CASE WHEN superseded_by IS NULL THEN 'l' ELSE 's' END || hex(namespace)`
+
 // ftsFingerprintKey is the meta key (reserved for this package) holding the
 // fingerprint of the index text the full-text index was built with.
 const ftsFingerprintKey = "sqlite.fts_fingerprint"
@@ -45,7 +49,7 @@ func (s *Store) Reindex(ctx context.Context) error {
 		if _, err := w.tx.ExecContext(ctx, "INSERT INTO facts_fts(facts_fts) VALUES ('delete-all')"); err != nil {
 			return err
 		}
-		if _, err := w.tx.ExecContext(ctx, "INSERT INTO facts_fts(rowid, content, tags) SELECT id, holomem_fts(content), holomem_fts(tags) FROM facts"); err != nil {
+		if _, err := w.tx.ExecContext(ctx, "INSERT INTO facts_fts(rowid, content, tags, scope) SELECT id, holomem_fts(content), holomem_fts(tags), "+scopeSQL+" FROM facts"); err != nil {
 			return err
 		}
 		_, err := w.tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", ftsFingerprintKey, ftsFingerprint())

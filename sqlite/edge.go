@@ -160,21 +160,36 @@ func (s *Store) DeleteEdge(ctx context.Context, from, to int64, kind holomem.Edg
 	return nil
 }
 
-// DeleteEdges removes all edges of a kind (graph rebuild) and returns how
-// many. Removing supersedes edges makes the superseded facts visible again.
-func (s *Store) DeleteEdges(ctx context.Context, kind holomem.EdgeKind) (int, error) {
-	if err := kind.Validate(); err != nil {
-		return 0, fmt.Errorf("delete edges: %w", err)
+// DeleteEdges removes the edges matching filter (a graph rebuild deletes
+// one namespace's HNSW edges) and returns how many. Every filter field but
+// Limit applies; an empty filter, or one with a Limit, returns ErrInvalid
+// instead of deleting everything. Removing supersedes edges makes the facts
+// they hid visible again.
+func (s *Store) DeleteEdges(ctx context.Context, filter holomem.EdgeFilter) (int, error) {
+	if filter.Limit != 0 {
+		return 0, fmt.Errorf("delete edges: %w: a limit is not supported", holomem.ErrInvalid)
+	}
+	for _, k := range filter.Kinds {
+		if err := k.Validate(); err != nil {
+			return 0, fmt.Errorf("delete edges: %w", err)
+		}
+	}
+	where, args := edgeWhere(filter)
+	if len(where) == 0 {
+		return 0, fmt.Errorf("delete edges: %w: an empty filter would delete every edge", holomem.ErrInvalid)
 	}
 	var n int64
 	err := s.update(ctx, func(w *wtx) error {
-		res, err := w.exec("DELETE FROM edges WHERE kind = ?", string(kind))
+		res, err := w.exec("DELETE FROM edges AS e WHERE "+strings.Join(where, " AND "), args...)
 		if err != nil {
 			return err
 		}
 		n, _ = res.RowsAffected()
-		if kind == holomem.EdgeSupersedes {
-			_, err = w.exec("UPDATE facts SET superseded_by = NULL WHERE superseded_by IS NOT NULL")
+		if n > 0 && (len(filter.Kinds) == 0 || slices.Contains(filter.Kinds, holomem.EdgeSupersedes)) {
+			// superseded_by mirrors the supersedes edges.
+			_, err = w.exec(`UPDATE facts SET superseded_by = NULL WHERE superseded_by IS NOT NULL
+				AND NOT EXISTS (SELECT 1 FROM edges WHERE src = facts.superseded_by AND dst = facts.id AND kind = ?)`,
+				string(holomem.EdgeSupersedes))
 		}
 		return err
 	})
@@ -184,12 +199,9 @@ func (s *Store) DeleteEdges(ctx context.Context, kind holomem.EdgeKind) (int, er
 	return int(n), nil
 }
 
-// FindEdges returns matching edges ordered by (from, to, kind). Limit 0
-// means all.
-func (s *Store) FindEdges(ctx context.Context, filter holomem.EdgeFilter) ([]*holomem.Edge, error) {
-	if filter.Limit < 0 {
-		return nil, fmt.Errorf("find edges: %w: negative limit", holomem.ErrInvalid)
-	}
+// edgeWhere returns the SQL conditions (over edges aliased e) and their
+// arguments for every set field of filter but Limit.
+func edgeWhere(filter holomem.EdgeFilter) ([]string, []any) {
 	var where []string
 	var args []any
 	if filter.FactID != 0 {
@@ -218,6 +230,16 @@ func (s *Store) FindEdges(ctx context.Context, filter holomem.EdgeFilter) ([]*ho
 		where = append(where, "e.src IN (SELECT id FROM facts WHERE namespace = ?)")
 		args = append(args, filter.Namespace)
 	}
+	return where, args
+}
+
+// FindEdges returns matching edges ordered by (from, to, kind). Limit 0
+// means all.
+func (s *Store) FindEdges(ctx context.Context, filter holomem.EdgeFilter) ([]*holomem.Edge, error) {
+	if filter.Limit < 0 {
+		return nil, fmt.Errorf("find edges: %w: negative limit", holomem.ErrInvalid)
+	}
+	where, args := edgeWhere(filter)
 	q := "SELECT e.src, e.dst, e.kind, e.weight, e.origin, e.created_at FROM edges e"
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")

@@ -21,9 +21,14 @@ func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, e
 		if key == "" {
 			continue
 		}
-		id, name, err := w.resolveEntity(namespace, key)
-		if err != nil {
-			return nil, err
+		ck := entityCacheKey{namespace, key}
+		ref, cached := w.entities[ck]
+		id, name := ref.id, ref.name
+		if !cached {
+			var err error
+			if id, name, err = w.resolveEntity(namespace, key); err != nil {
+				return nil, err
+			}
 		}
 		if id == 0 {
 			res, err := w.exec("INSERT INTO entities (namespace, name, key) VALUES (?, ?, ?)", namespace, e.Name, key)
@@ -35,6 +40,10 @@ func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, e
 			}
 			name = e.Name
 		}
+		if w.entities == nil {
+			w.entities = make(map[entityCacheKey]entityRef)
+		}
+		w.entities[ck] = entityRef{id, name}
 		for _, a := range e.Aliases {
 			ak := entityKey(a)
 			if ak == "" || ak == key {
@@ -105,6 +114,7 @@ func (w *wtx) pruneEntities(ids []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
+	clear(w.entities)
 	_, err := w.exec(`DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?))
 		AND NOT EXISTS (SELECT 1 FROM fact_entities fe WHERE fe.entity_id = entities.id)`, idList(ids))
 	return err

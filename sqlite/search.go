@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"sort"
@@ -11,13 +12,25 @@ import (
 	"github.com/holomem/holomem"
 )
 
-// ftsSearch is the full-text query: the MATCH expression comes from
-// matchAll/matchAny (quoted terms only) and is bound as a parameter.
-const ftsSearch = `SELECT f.id, -bm25(facts_fts) AS x
-	FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid
-	WHERE facts_fts MATCH ? AND f.namespace = ? AND (? OR f.superseded_by IS NULL)
-	ORDER BY bm25(facts_fts), f.id
+// ftsSearch is the full-text query. The MATCH expression comes from
+// scopedMatch (quoted terms only) and is bound as a parameter. The scope
+// column has weight 0: it filters, it does not score.
+const ftsSearch = `SELECT rowid, -bm25(facts_fts, 1.0, 1.0, 0.0) AS x
+	FROM facts_fts
+	WHERE facts_fts MATCH ?
+	ORDER BY bm25(facts_fts, 1.0, 1.0, 0.0), rowid
 	LIMIT ?`
+
+// scopedMatch restricts the user's terms to the content and tags columns
+// and adds the scope: the namespace's live token, or its live and
+// superseded tokens (see migration/0003_fts_scope.sql).
+func scopedMatch(terms, namespace string, superseded bool) string {
+	ns := hex.EncodeToString([]byte(namespace))
+	if superseded {
+		return "{content tags} : (" + terms + `) AND scope : ("l` + ns + `" OR "s` + ns + `")`
+	}
+	return "{content tags} : (" + terms + `) AND scope : "l` + ns + `"`
+}
 
 // SearchText runs the full-text channel over the namespace's facts that
 // are not superseded (unless [holomem.WithSuperseded]) (an empty namespace means [holomem.DefaultNamespace]).
@@ -88,8 +101,8 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 }
 
 // ftsQuery returns hits with the raw x = -bm25 in Score, best first.
-func ftsQuery(ctx context.Context, tx *sql.Tx, match, namespace string, superseded bool, limit int) ([]holomem.TextMatch, error) {
-	rows, err := tx.QueryContext(ctx, ftsSearch, match, namespace, superseded, limit)
+func ftsQuery(ctx context.Context, tx *sql.Tx, terms, namespace string, superseded bool, limit int) ([]holomem.TextMatch, error) {
+	rows, err := tx.QueryContext(ctx, ftsSearch, scopedMatch(terms, namespace, superseded), limit)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,17 @@ type wtx struct {
 	s       *Store
 	now     time.Time
 	missing map[string]bool
+	// entities caches entity resolution within the transaction (bulk
+	// imports mention the same names over and over), keyed by namespace
+	// and entity key. pruneEntities clears it.
+	entities map[entityCacheKey]entityRef
+}
+
+type entityCacheKey struct{ namespace, key string }
+
+type entityRef struct {
+	id   int64
+	name string
 }
 
 // stmt returns the transaction's view of the prepared statement for q, or

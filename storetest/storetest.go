@@ -681,6 +681,9 @@ func testSupersede(t *testing.T, s holomem.Store) {
 	if got := find(t, s, older.ID); got.SupersededBy != 0 {
 		t.Errorf("SupersededBy = %d after the newer fact was deleted, want 0", got.SupersededBy)
 	}
+	if ms := search(t, s, "", "staging database", 10); !slices.Equal(matchIDs(ms), []int64{older.ID}) {
+		t.Errorf("SearchText after the newer fact was deleted = %v, want [%d]", ms, older.ID)
+	}
 }
 
 func testSupersedeErrors(t *testing.T, s holomem.Store) {
@@ -1231,13 +1234,29 @@ func testEdgesFindAndDelete(t *testing.T, s holomem.Store) {
 		t.Fatal(err)
 	}
 	wantErr(t, "delete twice", s.DeleteEdge(ctx, a.ID, b.ID, holomem.EdgeSimilar), holomem.ErrNotFound)
-	n, err := s.DeleteEdges(ctx, holomem.EdgeSimilar)
-	if err != nil || n != 2 {
-		t.Errorf("DeleteEdges(similar_to) = %d, %v; want 2", n, err)
+	for _, f := range []holomem.EdgeFilter{{}, {Limit: 1}, {Kinds: []holomem.EdgeKind{"Bad Kind"}}} {
+		if n, err := s.DeleteEdges(ctx, f); !errors.Is(err, holomem.ErrInvalid) || n != 0 {
+			t.Errorf("DeleteEdges(%+v) = %d, %v; want ErrInvalid", f, n, err)
+		}
+	}
+	if es, _ := s.FindEdges(ctx, holomem.EdgeFilter{}); len(es) != 3 {
+		t.Errorf("a rejected DeleteEdges changed the edges: %d left, want 3", len(es))
+	}
+	// Kind, origin and namespace all apply: the team's similar_to edge stays.
+	n, err := s.DeleteEdges(ctx, holomem.EdgeFilter{Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}, Origin: holomem.OriginImport})
+	if err != nil || n != 0 {
+		t.Errorf("DeleteEdges(similar_to, import) = %d, %v; want 0", n, err)
+	}
+	n, err = s.DeleteEdges(ctx, holomem.EdgeFilter{Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}, Origin: holomem.OriginAuto, Namespace: holomem.DefaultNamespace})
+	if err != nil || n != 1 {
+		t.Errorf("DeleteEdges(similar_to, auto, default) = %d, %v; want 1", n, err)
 	}
 	es, _ := s.FindEdges(ctx, holomem.EdgeFilter{})
-	if got := pairs(es); !slices.Equal(got, []pair{{c.ID, a.ID}}) {
+	if got := pairs(es); !slices.Equal(got, []pair{{c.ID, a.ID}, {x.ID, y.ID}}) {
 		t.Errorf("left = %v", got)
+	}
+	if n, err = s.DeleteEdges(ctx, holomem.EdgeFilter{Namespace: "team"}); err != nil || n != 1 {
+		t.Errorf("DeleteEdges(team) = %d, %v; want 1", n, err)
 	}
 	// A supersedes edge mirrors SupersededBy.
 	if _, err := s.CreateEdge(ctx, &holomem.Edge{From: b.ID, To: a.ID, Kind: holomem.EdgeSupersedes, Weight: 1}); err != nil {
@@ -1251,6 +1270,16 @@ func testEdgesFindAndDelete(t *testing.T, s holomem.Store) {
 	}
 	if got := find(t, s, a.ID); got.SupersededBy != 0 {
 		t.Errorf("after deleting the supersedes edge SupersededBy = %d, want 0", got.SupersededBy)
+	}
+	// DeleteEdges of supersedes edges unhides their facts too.
+	if _, err := s.CreateEdge(ctx, &holomem.Edge{From: b.ID, To: a.ID, Kind: holomem.EdgeSupersedes, Weight: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.DeleteEdges(ctx, holomem.EdgeFilter{Kinds: []holomem.EdgeKind{holomem.EdgeSupersedes}, Namespace: holomem.DefaultNamespace}); err != nil || n != 1 {
+		t.Errorf("DeleteEdges(supersedes) = %d, %v; want 1", n, err)
+	}
+	if got := find(t, s, a.ID); got.SupersededBy != 0 {
+		t.Errorf("after DeleteEdges(supersedes) SupersededBy = %d, want 0", got.SupersededBy)
 	}
 }
 
