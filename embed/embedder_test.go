@@ -15,8 +15,9 @@ import (
 	"github.com/holomem/holomem/embed"
 )
 
-// tinyConfig is a small XLM-R style model whose vocabulary fits the spm
-// test tokenizer (bytes.model, 1502 ids).
+// tinyConfig is a small XLM-R style model whose vocabulary fits
+// testdata/bytes.model, a SentencePiece Unigram model of 1502 ids (copied
+// from the spm package's fixtures, made by scripts/spm-fixture).
 var tinyConfig = embed.Config{
 	ModelType: "xlm-roberta", VocabSize: 1502, HiddenSize: 32, NumLayers: 2, NumHeads: 4,
 	IntermediateSize: 64, MaxPositions: 34, TypeVocabSize: 1, LayerNormEps: 1e-5,
@@ -35,7 +36,7 @@ func newTinyModel(tb testing.TB, edit func(*embed.Config)) string {
 	if err := embed.GenerateModel(dir, cfg, 42); err != nil {
 		tb.Fatal(err)
 	}
-	copyFile(tb, filepath.Join("..", "spm", "testdata", "bytes.model"), filepath.Join(dir, "sentencepiece.bpe.model"))
+	copyFile(tb, filepath.Join("testdata", "bytes.model"), filepath.Join(dir, "sentencepiece.bpe.model"))
 	return dir
 }
 
@@ -272,7 +273,7 @@ func TestEmbedder_ErrVocabMismatch(t *testing.T) {
 	for _, f := range []string{"config.json", "model.safetensors"} {
 		copyFile(t, filepath.Join("testdata", "tiny", f), filepath.Join(dir, f))
 	}
-	copyFile(t, filepath.Join("..", "spm", "testdata", "bytes.model"), filepath.Join(dir, "sentencepiece.bpe.model"))
+	copyFile(t, filepath.Join("testdata", "bytes.model"), filepath.Join(dir, "sentencepiece.bpe.model"))
 	e := mustOpen(t, dir, nil)
 	if err := e.Load(); !errors.Is(err, holomem.ErrInvalid) || !strings.Contains(err.Error(), "1502") {
 		t.Fatalf("Load: %v, want ErrInvalid naming the sizes", err)
