@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -22,9 +24,47 @@ const (
 	EdgeTemporal EdgeKind = "temporal"
 	// EdgeSupersedes links a newer fact (From) to the older fact it replaces (To).
 	EdgeSupersedes EdgeKind = "supersedes"
-	// EdgeHNSW holds the upper layers of the HNSW index (weight = layer).
-	EdgeHNSW EdgeKind = "hnsw_upper"
 )
+
+// HNSWMaxLevel is the highest HNSW layer that gets an edge kind of its own
+// (the hnsw package caps levels at 16).
+const HNSWMaxLevel = 16
+
+// HNSWKind returns the edge kind that stores layer level of the HNSW index.
+// Layer 0 is [EdgeSimilar] (with Origin [OriginHNSW]); layers 1..16 are
+// hnsw_l1 ... hnsw_l16, one kind per layer because the edges table keys on
+// (from, to, kind) and the same pair can be linked on several layers. It
+// returns "" for a level outside 0..16.
+func HNSWKind(level int) EdgeKind {
+	switch {
+	case level == 0:
+		return EdgeSimilar
+	case level < 0 || level > HNSWMaxLevel:
+		return ""
+	}
+	return EdgeKind("hnsw_l" + strconv.Itoa(level))
+}
+
+// IsHNSWKind reports whether k is one of the HNSW upper-layer kinds
+// (hnsw_l1 ... hnsw_l16): index structure, not meaning. [EdgeSimilar] is
+// not one of them, whatever its origin.
+func IsHNSWKind(k EdgeKind) bool {
+	return HNSWLevel(k) > 0
+}
+
+// HNSWLevel returns the layer an HNSW upper-layer kind stores (1..16), or
+// 0 if k is not one.
+func HNSWLevel(k EdgeKind) int {
+	rest, ok := strings.CutPrefix(string(k), "hnsw_l")
+	if !ok || rest == "" || rest[0] == '0' {
+		return 0
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 1 || n > HNSWMaxLevel {
+		return 0
+	}
+	return n
+}
 
 var edgeKindRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
 
@@ -41,6 +81,10 @@ const (
 	OriginUser   = "user"
 	OriginAuto   = "auto"
 	OriginImport = "import"
+	// OriginHNSW marks the edges written by the HNSW graph build: its
+	// similar_to bottom layer and its hnsw_l* upper layers. They are index
+	// structure, rebuilt by `holomem graph build`, never exported.
+	OriginHNSW = "hnsw"
 )
 
 // Edge is a typed, weighted link between two facts.

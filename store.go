@@ -73,9 +73,14 @@ type Store interface {
 	CreateEdges(ctx context.Context, es []*Edge) (created int, err error)
 	// DeleteEdge removes one edge. Returns ErrNotFound.
 	DeleteEdge(ctx context.Context, from, to int64, kind EdgeKind) error
-	// DeleteEdges removes all edges of a kind (graph rebuild) and returns how many.
-	DeleteEdges(ctx context.Context, kind EdgeKind) (int, error)
-	// FindEdges returns matching edges ordered by (from, to, kind).
+	// DeleteEdges removes the edges matching filter (graph rebuild) and
+	// returns how many. It honours every field but Limit; an empty filter
+	// (or one with a Limit) returns ErrInvalid rather than deleting
+	// everything. Deleting supersedes edges makes the facts they hid
+	// visible again.
+	DeleteEdges(ctx context.Context, filter EdgeFilter) (int, error)
+	// FindEdges returns matching edges ordered by (from, to, kind). Every
+	// EdgeFilter field filters, Origin included.
 	FindEdges(ctx context.Context, filter EdgeFilter) ([]*Edge, error)
 
 	// Stats summarises the store for doctor and stats.

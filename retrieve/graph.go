@@ -41,7 +41,7 @@ func (m *Memory) loadGraph(ctx context.Context, namespace string, kinds ...holom
 	ge := make([]graph.Edge, 0, len(edges))
 	weights := graph.DefaultKindWeights()
 	for _, e := range edges {
-		if e.Kind == holomem.EdgeHNSW {
+		if holomem.IsHNSWKind(e.Kind) {
 			continue
 		}
 		if _, ok := weights[string(e.Kind)]; !ok {

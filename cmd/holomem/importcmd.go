@@ -344,8 +344,5 @@ func (a *app) exportCmd() *cobra.Command {
 // derivedEdge reports edges that are index structure, rebuilt by `graph
 // build` rather than exported: HNSW upper layers and its similar_to layer.
 func derivedEdge(e *holomem.Edge) bool {
-	return e.Kind == holomem.EdgeHNSW || (e.Kind == holomem.EdgeSimilar && e.Origin == originHNSW)
+	return holomem.IsHNSWKind(e.Kind) || (e.Kind == holomem.EdgeSimilar && e.Origin == holomem.OriginHNSW)
 }
-
-// originHNSW marks similar_to edges made by the HNSW graph build.
-const originHNSW = "hnsw"
