@@ -101,13 +101,15 @@ func New(mem holomem.Memory, store holomem.Store, opts Options) *Server {
 func (s *Server) MCP() *mcp.Server { return s.srv }
 
 // ServeStdio serves one session on os.Stdin and os.Stdout until the client
-// closes stdin or ctx is done. Logs must go elsewhere (stderr).
+// closes stdin or ctx is done (both return nil). Logs must go elsewhere
+// (stderr): stdout carries only protocol messages.
 func (s *Server) ServeStdio(ctx context.Context) error {
 	return s.Serve(ctx, os.Stdin, os.Stdout)
 }
 
 // Serve serves one session of newline-delimited JSON-RPC read from r and
-// written to w, until r ends or ctx is done.
+// written to w, until r ends or ctx is done; both are a normal end and
+// return nil.
 //
 // Lines that are not JSON-RPC messages are answered with a JSON-RPC error
 // and skipped, so a confused client does not end the session (the SDK's own
@@ -124,7 +126,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	t := &mcp.IOTransport{Reader: pr, Writer: nopCloser{out}, MaxLineLength: -1}
 	err := s.srv.Run(ctx, t)
 	pr.Close()
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || (ctx.Err() != nil && errors.Is(err, ctx.Err())) {
 		return nil
 	}
 	return err
