@@ -11,7 +11,7 @@ import (
 // FuzzFromModelProto feeds corrupt model files: loading must fail cleanly
 // or give a tokenizer that encodes without panicking.
 func FuzzFromModelProto(f *testing.F) {
-	model, err := os.ReadFile("testdata/bytes.model")
+	model, err := os.ReadFile("testdata/custom.model")
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestFromModelProto_ErrInvalid(t *testing.T) {
-	model, err := os.ReadFile("testdata/bytes.model")
+	model, err := os.ReadFile("testdata/custom.model")
 	if err != nil {
 		t.Fatal(err)
 	}

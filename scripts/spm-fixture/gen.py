@@ -164,7 +164,8 @@ def main():
             "tab\there", "\ufeffbom", "\ud7ff\ue000", "שלום עולם", "مرحبا بالعالم", "한국어", "⅓ ㎞ ㍿",
             "x" * 300, "ab" * 200, " ".join(["word"] * 100),
             "<mask>", "a<mask>b", "hi @@holo@@ there", "<s> literal </s> <unk> <pad>", "<0x41>",
-            "▁<mask>▁", "ﬁ<mask>", "@@holo@@@@holo@@", "\u2581\u2581\u2581"]
+            "▁<mask>▁", "ﬁ<mask>", "@@holo@@@@holo@@", "\u2581\u2581\u2581",
+            "ﬁx fix ffi ffa fff\t x", " a\u0301 e\u0301 \u200b ｆ", "ＡﬁxＡ", "ffffi ﬀi fﬁ", "\u200b\u200b"]
     while len(test) < 3000:
         s = sentence(odd=R.random() < 0.6)
         if s not in seen:

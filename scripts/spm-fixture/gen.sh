@@ -26,24 +26,29 @@ spm_train --input=train.txt --model_prefix=fixture \
   --num_threads=2 --random_seed=7 --minloglevel=2 \
   --shuffle_input_sentence=false --input_sentence_size=0
 
-# Second fixture: identity normalisation, byte fallback, user-defined symbols,
-# whitespace kept as is; small vocabulary so unknown characters are common.
-spm_train --input=train.txt --model_prefix=bytes \
+# Second fixture: a custom normalisation rule table (overlapping multi-character
+# keys, a deleting rule), user-defined symbols (one containing a character the
+# rules rewrite), byte fallback, whitespace kept as is, a small vocabulary so
+# unknown characters are common.
+printf 'FB01\t66 69\nFF21\t41\n3000\t20\n216B\t58 49 49\n61 301\tE1\n65 301\tE9\n2460\t31\n9\t20\nA0\t20\n200B\t\n66 66\tFB00\n66 66 69\tFB03\n' > rules.tsv
+spm_train --input=train.txt --model_prefix=custom \
   --model_type=unigram --vocab_size=1500 --hard_vocab_limit=false \
-  --normalization_rule_name=identity --remove_extra_whitespaces=false \
+  --normalization_rule_tsv=rules.tsv --remove_extra_whitespaces=false \
   --byte_fallback=true --character_coverage=0.98 \
-  --user_defined_symbols='<mask>,@@holo@@,ab' \
+  --user_defined_symbols='<mask>,@@holo@@,ab,ﬁx' \
   --num_threads=2 --random_seed=7 --minloglevel=2 \
   --shuffle_input_sentence=false --input_sentence_size=0
 
-cp "$work/fixture.model" "$work/bytes.model" "$work/sentences.txt" "$work/sentences_bad.txt" "$work/random.txt" "$out/"
+cp "$work/fixture.model" "$work/custom.model" "$work/sentences.txt" "$work/sentences_bad.txt" "$work/random.txt" "$out/"
 # expected_ids.txt line i holds spm_encode's ids for sentences.txt line i.
 spm_encode --model="$out/fixture.model" --output_format=id < "$out/sentences.txt" > "$out/expected_ids.txt"
 spm_encode --model="$out/fixture.model" --output_format=id < "$out/sentences_bad.txt" > "$out/fixture_bad_ids.txt"
 spm_encode --model="$out/fixture.model" --output_format=id < "$out/random.txt" > "$out/random_ids.txt"
-# The byte-fallback model covers the first 1000 sentences only (keeps testdata < 1 MB).
-head -n 1000 "$out/sentences.txt" | spm_encode --model="$out/bytes.model" --output_format=id > "$out/bytes_ids.txt"
-spm_encode --model="$out/bytes.model" --output_format=id < "$out/sentences_bad.txt" > "$out/bytes_bad_ids.txt"
+# The custom model covers the first 1000 sentences and 300 random lines only
+# (keeps testdata < 1 MB).
+head -n 1000 "$out/sentences.txt" | spm_encode --model="$out/custom.model" --output_format=id > "$out/custom_ids.txt"
+head -n 300 "$out/random.txt" | spm_encode --model="$out/custom.model" --output_format=id > "$out/custom_random_ids.txt"
+spm_encode --model="$out/custom.model" --output_format=id < "$out/sentences_bad.txt" > "$out/custom_bad_ids.txt"
 
 wc -l "$out"/*.txt
 du -ch "$out"/* | tail -1
