@@ -35,7 +35,7 @@
 //
 // # Full-text search
 //
-// facts_fts is a contentless FTS5 table (content=”, contentless_delete=1)
+// facts_fts is a contentless FTS5 table (empty content option, contentless_delete=1)
 // with three columns: content, tags and scope. Triggers on facts keep it in
 // sync. content and tags hold holomem_fts(text): package text's IndexText,
 // the normalised tokens (lower case, ё folded to е, diacritics removed)
