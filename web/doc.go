@@ -48,4 +48,15 @@
 // "Authorization: Bearer <token>", compared in constant time. Use
 // [ListenAddrAllowed] before binding: it refuses a non-loopback address
 // without a token.
+//
+// The default is an unauthenticated loopback port, which a web page in the
+// user's browser can reach. So cross-origin browser writes are refused
+// (http.CrossOriginProtection: Sec-Fetch-Site or Origin vs Host), and a
+// request that arrives on a loopback address must name a loopback host,
+// which defeats DNS rebinding. Both answer 403 {"code":"forbidden"};
+// non-browser clients send neither header and are unaffected.
+//
+// The Server sets no timeouts: the caller's http.Server should set
+// ReadHeaderTimeout and IdleTimeout (not WriteTimeout, which would cut
+// MCP's long-lived event streams).
 package web

@@ -27,6 +27,15 @@ func ListenAddrAllowed(addr, token string) error {
 	return fmt.Errorf("%w: refusing to listen on %q without a token: anyone on the network could read and change the memory; set a token or bind %s", holomem.ErrInvalid, addr, DefaultAddr)
 }
 
+// isLoopbackAddr reports whether a host or host:port names a loopback address.
+func isLoopbackAddr(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	return isLoopback(host)
+}
+
 func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true

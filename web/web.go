@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -60,6 +61,8 @@ type Server struct {
 	opts  Options
 	log   *slog.Logger
 	mux   *http.ServeMux
+	// guarded is the router behind cross-origin (CSRF) protection.
+	guarded http.Handler
 	// tokenSum is the SHA-256 of Options.Token; comparing digests takes the
 	// same time whatever the length of the presented token.
 	tokenSum [sha256.Size]byte
@@ -80,6 +83,11 @@ func NewServer(mem holomem.Memory, store holomem.Store, opts Options) *Server {
 	}
 	s.tokenSum = sha256.Sum256([]byte(opts.Token))
 	s.routes()
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, fmt.Errorf("%w: cross-origin %s refused", errForbidden, r.Method))
+	}))
+	s.guarded = cop.Handler(http.HandlerFunc(s.route))
 	return s
 }
 
@@ -113,9 +121,26 @@ func (s *Server) routes() {
 	}
 }
 
-// ServeHTTP routes the request. Requests no route matches get the mux's
-// status (404, or 405 with Allow) as a JSON error like every other.
+// ServeHTTP checks the request's origin and routes it.
+//
+// Two browser attacks are refused with 403 before routing, because the
+// default bind is an unauthenticated loopback port: a page on another site
+// posting to the API (cross-origin writes are rejected by
+// http.CrossOriginProtection), and DNS rebinding (a request that arrived on
+// a loopback address must name a loopback host).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil {
+		if isLoopbackAddr(local.String()) && !isLoopbackAddr(r.Host) {
+			s.writeError(w, r, fmt.Errorf("%w: host %q is not a loopback name", errForbidden, r.Host))
+			return
+		}
+	}
+	s.guarded.ServeHTTP(w, r)
+}
+
+// route serves a request. Requests no route matches get the mux's status
+// (404, or 405 with Allow) as a JSON error like every other.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	// Handler does not fill r's path values, so a match is served by the
 	// mux itself; only the fallback answer goes through h.
 	h, pattern := s.mux.Handler(r)
@@ -199,6 +224,7 @@ var (
 	errUnauthorized = errors.New("missing or wrong bearer token")
 	errTooLarge     = errors.New("request body too large")
 	errBadRequest   = errors.New("bad request")
+	errForbidden    = errors.New("forbidden")
 )
 
 // errorCodes maps errors to HTTP statuses and stable codes. This is the
@@ -216,6 +242,7 @@ var errorCodes = []struct {
 	{errBadRequest, http.StatusBadRequest, "bad_request"},
 	{errTooLarge, http.StatusRequestEntityTooLarge, "too_large"},
 	{errUnauthorized, http.StatusUnauthorized, "unauthorized"},
+	{errForbidden, http.StatusForbidden, "forbidden"},
 	{context.DeadlineExceeded, http.StatusGatewayTimeout, "timeout"},
 }
 

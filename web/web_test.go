@@ -13,8 +13,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/mcpserver"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/web"
 )
@@ -549,5 +552,89 @@ func BenchmarkServer_Recall(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		sinkResult = ok[holomem.Result](b, e.do("GET", path, nil), http.StatusOK)
+	}
+}
+
+func TestServer_BrowserAttacks(t *testing.T) {
+	e := newEnv(t, web.Options{})
+	tests := []struct {
+		name, method string
+		hdr          []string
+		host         string
+		status       int
+	}{
+		{"CrossSitePost", "POST", []string{"Sec-Fetch-Site", "cross-site"}, "", 403},
+		{"ForeignOriginPost", "POST", []string{"Origin", "http://evil.example"}, "", 403},
+		{"SameOriginPost", "POST", []string{"Sec-Fetch-Site", "same-origin"}, "", 201},
+		{"CrossSiteGet", "GET", []string{"Sec-Fetch-Site", "cross-site"}, "", 200},
+		{"DNSRebinding", "GET", nil, "evil.example", 403},
+		{"LocalhostHost", "GET", nil, "localhost", 200},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path, body := "/api/facts", fmt.Sprintf(`{"content":"note %d"}`, i)
+			req, _ := http.NewRequest(tc.method, e.ts.URL+path, strings.NewReader(body))
+			if tc.method == "GET" {
+				req, _ = http.NewRequest("GET", e.ts.URL+path, nil)
+			}
+			for j := 0; j+1 < len(tc.hdr); j += 2 {
+				req.Header.Set(tc.hdr[j], tc.hdr[j+1])
+			}
+			if tc.host != "" {
+				req.Host = tc.host
+			}
+			resp, err := e.ts.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, b)
+			}
+			if tc.status == 403 && !strings.Contains(string(b), `"forbidden"`) {
+				t.Errorf("403 body %s", b)
+			}
+		})
+	}
+}
+
+// bearer adds a token to every request of an http.Client.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// TestServer_MCP wires the API and MCP the way `holomem serve` does: one
+// handler, MCP at /mcp behind the same token.
+func TestServer_MCP(t *testing.T) {
+	mem, st := testutil.MustOpenMemory(t, retrieve.Options{})
+	m := mcpserver.New(mem, st, mcpserver.Options{Version: "test"})
+	ts := httptest.NewServer(web.NewServer(mem, st, web.Options{Token: "tok", MCP: m.Handler()}))
+	defer ts.Close()
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	if _, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", MaxRetries: -1}, nil); err == nil {
+		t.Fatal("MCP without the token: connected")
+	}
+	hc := &http.Client{Transport: bearer{token: "tok", next: http.DefaultTransport}}
+	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "remember", Arguments: map[string]any{"content": "Alice prefers tea"}})
+	if err != nil || res.IsError {
+		t.Fatalf("remember over /mcp: %v %+v", err, res)
+	}
+	e := &env{t: t, ts: ts, store: st, token: "tok"}
+	if l := ok[web.FactList](t, e.do("GET", "/api/facts", nil), http.StatusOK); l.Total != 1 || l.Facts[0].Content != "Alice prefers tea" {
+		t.Errorf("fact remembered over MCP not listed by the API: %+v", l)
 	}
 }
