@@ -76,7 +76,7 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 		if cfg.HiddenAct == "gelu_new" {
 			geluTanh(inter)
 		} else {
-			gelu(inter)
+			m.k.gelu(inter)
 		}
 		m.matmul(tmp, inter, N, l.down)
 		addLayerNorm(x, tmp, H, l.ln2, cfg.LayerNormEps)
@@ -118,12 +118,9 @@ func matmulRange(k *kernels, dst, x []float32, rows, in int, w []float32, out in
 	n8 := in &^ 7
 	var acc12 [12]float32
 	var acc4 [4]float32
-	b := func(j int) float32 {
-		if bias == nil {
-			return 0
-		}
-		return bias[j]
-	}
+	var zero [4]float32
+	// tail adds the products of the last in-n8 elements, which the
+	// kernels leave out.
 	tail := func(wr, xr []float32) float32 {
 		var s float32
 		for i := n8; i < in; i++ {
@@ -136,18 +133,22 @@ func matmulRange(k *kernels, dst, x []float32, rows, in int, w []float32, out in
 		j := j0
 		for ; j+4 <= j1; j += 4 {
 			wb := w[j*in : (j+4)*in]
+			bb := zero[:]
+			if bias != nil {
+				bb = bias[j : j+4]
+			}
 			t := t0
 			for ; t+3 <= t1; t += 3 {
 				xb := x[t*in : (t+3)*in]
 				k.dot4x3(wb, in, xb, in, n8, &acc12)
 				for r := range 3 {
 					d := dst[(t+r)*out+j : (t+r)*out+j+4]
-					for i := range 4 {
-						s := acc12[4*r+i]
-						if n8 < in {
-							s += tail(wb[i*in:(i+1)*in], xb[r*in:(r+1)*in])
+					a := acc12[4*r : 4*r+4]
+					d[0], d[1], d[2], d[3] = a[0]+bb[0], a[1]+bb[1], a[2]+bb[2], a[3]+bb[3]
+					if n8 < in {
+						for i := range 4 {
+							d[i] += tail(wb[i*in:(i+1)*in], xb[r*in:(r+1)*in])
 						}
-						d[i] = s + b(j+i)
 					}
 				}
 			}
@@ -155,19 +156,22 @@ func matmulRange(k *kernels, dst, x []float32, rows, in int, w []float32, out in
 				xr := x[t*in : (t+1)*in]
 				k.dot4x1(wb, in, xr, n8, &acc4)
 				d := dst[t*out+j : t*out+j+4]
-				for i := range 4 {
-					s := acc4[i]
-					if n8 < in {
-						s += tail(wb[i*in:(i+1)*in], xr)
+				d[0], d[1], d[2], d[3] = acc4[0]+bb[0], acc4[1]+bb[1], acc4[2]+bb[2], acc4[3]+bb[3]
+				if n8 < in {
+					for i := range 4 {
+						d[i] += tail(wb[i*in:(i+1)*in], xr)
 					}
-					d[i] = s + b(j+i)
 				}
 			}
 		}
 		for ; j < j1; j++ {
 			wr := w[j*in : (j+1)*in]
+			var b float32
+			if bias != nil {
+				b = bias[j]
+			}
 			for t := t0; t < t1; t++ {
-				dst[t*out+j] = k.dot(wr, x[t*in:(t+1)*in]) + b(j)
+				dst[t*out+j] = k.dot(wr, x[t*in:(t+1)*in]) + b
 			}
 		}
 	}

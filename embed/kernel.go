@@ -15,6 +15,8 @@ type kernels struct {
 	dot4x1 func(w []float32, ws int, x []float32, n int, out *[4]float32)
 	// dot returns the dot product of a and b[:len(a)] for any length.
 	dot func(a, b []float32) float32
+	// gelu applies the exact (erf) GELU in place.
+	gelu func(x []float32)
 }
 
 var genericKernels = &kernels{
@@ -22,6 +24,7 @@ var genericKernels = &kernels{
 	dot4x3: dot4x3Go,
 	dot4x1: dot4x1Go,
 	dot:    dotGo,
+	gelu:   gelu,
 }
 
 func dot4x3Go(w []float32, ws int, x []float32, xs int, n int, out *[12]float32) {

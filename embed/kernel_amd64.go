@@ -41,6 +41,13 @@ var simdKernels = func() *kernels {
 			}
 			return s
 		},
+		gelu: func(x []float32) {
+			n := len(x) &^ 7
+			if n > 0 {
+				geluAVX2(&x[0], n)
+			}
+			gelu(x[n:])
+		},
 	}
 }()
 
@@ -52,3 +59,6 @@ func dot4x1AVX2(w *float32, ws int, x *float32, n int, out *[4]float32)
 
 //go:noescape
 func dotAVX2(a, b *float32, n int) float32
+
+//go:noescape
+func geluAVX2(x *float32, n int)

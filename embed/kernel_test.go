@@ -42,6 +42,28 @@ func TestKernels_agree(t *testing.T) {
 	}
 }
 
+func TestKernels_gelu(t *testing.T) {
+	if simdKernels == nil {
+		t.Skip("no SIMD kernels on this CPU or build")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := randSlice(rng, 1003)
+	for i := range x {
+		x[i] *= 4
+	}
+	x[0], x[1], x[2] = 0, 100, -100
+	a := append([]float32(nil), x...)
+	b := append([]float32(nil), x...)
+	simdKernels.gelu(a)
+	genericKernels.gelu(b)
+	for i := range x {
+		want := 0.5 * float64(x[i]) * (1 + math.Erf(float64(x[i])/math.Sqrt2))
+		if math.Abs(float64(a[i])-want) > 1e-5*(1+math.Abs(want)) || math.Abs(float64(b[i])-want) > 1e-5*(1+math.Abs(want)) {
+			t.Fatalf("gelu(%g): simd %g, go %g, want %g", x[i], a[i], b[i], want)
+		}
+	}
+}
+
 func randSlice(rng *rand.Rand, n int) []float32 {
 	s := make([]float32, n)
 	for i := range s {
