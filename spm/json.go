@@ -110,6 +110,30 @@ func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
 		}
 	}
 
+	// <s> and </s> frame sequences; they never come from text, even when
+	// added_tokens does not say they are special.
+	var pp framing
+	pp.bos, pp.eos = -1, -1
+	if err := pp.read(hf.PostProcessor, len(vocab)); err != nil {
+		return nil, err
+	}
+	index := func(s string) int32 {
+		for i := range vocab {
+			if vocab[i].text == s {
+				return int32(i)
+			}
+		}
+		return -1
+	}
+	if pp.bos < 0 && pp.eos < 0 {
+		pp.bos, pp.eos = index("<s>"), index("</s>")
+	}
+	for _, id := range []int32{pp.bos, pp.eos} {
+		if id >= 0 && id != int32(*hf.Model.UnkID) {
+			vocab[id].typ = typeControl
+		}
+	}
+
 	var n normalizer
 	if err := n.fromHFNormalizer(hf.Normalizer); err != nil {
 		return nil, err
@@ -121,25 +145,14 @@ func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	index := func(s string) int32 {
-		for i := range vocab {
-			if vocab[i].text == s && vocab[i].typ == typeControl {
-				return int32(i)
-			}
-		}
-		return -1
-	}
-	t.bos, t.eos = -1, -1
-	if err := t.fromHFPostProcessor(hf.PostProcessor, len(vocab)); err != nil {
-		return nil, err
-	}
-	if t.bos < 0 && t.eos < 0 {
-		t.bos, t.eos = index("<s>"), index("</s>")
-	}
+	t.bos, t.eos = pp.bos, pp.eos
 	t.pad = max(index("<pad>"), 0)
 	t.vocabSize = len(vocab)
 	return t, nil
 }
+
+// framing holds the ids of the tokens around a single sequence.
+type framing struct{ bos, eos int32 }
 
 func invalidJSON(format string, args ...any) error {
 	return fmt.Errorf("spm: tokenizer.json: %s: %w", fmt.Sprintf(format, args...), holomem.ErrInvalid)
@@ -215,9 +228,9 @@ func (n *normalizer) fromHFPreTokenizer(c *hfComponent) error {
 	return nil
 }
 
-// fromHFPostProcessor finds the ids of the tokens framing a single
+// read finds the ids of the tokens a post-processor puts around a single
 // sequence.
-func (t *Tokenizer) fromHFPostProcessor(c *hfComponent, size int) error {
+func (t *framing) read(c *hfComponent, size int) error {
 	if c == nil {
 		return nil
 	}
@@ -231,7 +244,7 @@ func (t *Tokenizer) fromHFPostProcessor(c *hfComponent, size int) error {
 	switch c.Type {
 	case "Sequence":
 		for _, sub := range c.Processors {
-			if err := t.fromHFPostProcessor(sub, size); err != nil {
+			if err := t.read(sub, size); err != nil {
 				return err
 			}
 		}

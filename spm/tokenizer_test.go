@@ -316,3 +316,23 @@ func TestTokenizer_EncodeBatchForModel(t *testing.T) {
 		t.Fatalf("maxLen 1: err = %v", err)
 	}
 }
+
+// TestFromTokenizerJSON_NoAddedTokens: the post-processor's <s> and </s>
+// stay special even when added_tokens is missing.
+func TestFromTokenizerJSON_NoAddedTokens(t *testing.T) {
+	const js = `{"pre_tokenizer":{"type":"Metaspace","replacement":"▁","prepend_scheme":"always"},
+	"post_processor":{"type":"RobertaProcessing","sep":["</s>",2],"cls":["<s>",0]},
+	"model":{"type":"Unigram","unk_id":3,"vocab":[["<s>",0.0],["<pad>",0.0],["</s>",0.0],["<unk>",0.0],
+	  ["▁",-2.5],["<",-3],["s",-3],[">",-3],["/",-3]]}}`
+	tok, err := spm.FromTokenizerJSON([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := tok.EncodeForModel("<s></s>", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int32{0, 4, 5, 6, 7, 5, 8, 6, 7, 2}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
