@@ -63,10 +63,12 @@
 // rebuilds the index ([Store.Reindex]).
 //
 // Other tools may open the file: reading, searching with plain MATCH,
-// metadata updates and deletes work with any SQLite 3.43+. Inserting facts
-// or changing their content, tags or superseded_by fires the triggers,
-// which need the holomem_fts function, so such writes must go through
-// holomem.
+// metadata updates (trust, category, counters) and deletes work with any
+// SQLite 3.43+. Inserting facts or changing their content, tags or
+// superseded_by fires the triggers, which need the holomem_fts function, so
+// such writes must go through holomem; so must deleting a fact that
+// superseded another when foreign keys are on (the older fact's
+// superseded_by is cleared, which re-indexes it).
 //
 // # Concurrency
 //

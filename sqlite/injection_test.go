@@ -1,15 +1,15 @@
 package sqlite_test
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/testutil"
 )
 
 func TestStore_LogInjection(t *testing.T) {
-	s := testutil.MustOpenStore(t)
+	s := mustOpen(t, filepath.Join(t.TempDir(), "holomem.db"))
 	ctx := t.Context()
 	now := time.Now()
 	for i, o := range []string{"injected", "injected", "empty", "timeout", "failed"} {
