@@ -60,7 +60,7 @@ func BenchReport(ctx context.Context, dir string, w io.Writer) error {
 	if err := e.Load(); err != nil && !e.Loaded() {
 		return fmt.Errorf("bench: %w", err)
 	}
-	fmt.Fprintf(tw, "load (open, read weights, check shapes)\t%s\n", since(start, cpu0, 1))
+	fmt.Fprintf(tw, "load (read weights, check shapes, tokenizer)\t%s\n", since(start, cpu0, 1))
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	seq := func(n int) []int32 {

@@ -2,10 +2,12 @@ package embed
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/holomem/holomem"
@@ -48,6 +50,7 @@ type model struct {
 	layers  []layer
 	k       *kernels
 	threads int
+	pending []pendingRead // reads queued by tensor during loadModel
 }
 
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
@@ -143,6 +146,9 @@ func loadModel(dir string, cfg Config, k *kernels, threads int) (_ *model, err e
 			return nil, fmt.Errorf("load model %s: %w", path, err)
 		}
 	}
+	if err := m.readTensors(); err != nil {
+		return nil, fmt.Errorf("load model %s: %w", path, err)
+	}
 	return m, nil
 }
 
@@ -193,7 +199,8 @@ func isEncoderTensor(name string) bool {
 	return strings.HasPrefix(name, "embeddings.") || strings.HasPrefix(name, "encoder.layer.")
 }
 
-// tensor reads ti into the next free part of the arena as float32.
+// tensor reserves the next free part of the arena for ti and queues the
+// read; readTensors fills it.
 func (m *model) tensor(ti tensorInfo) ([]float32, error) {
 	n := ti.numel()
 	if n > len(m.arena) {
@@ -201,22 +208,64 @@ func (m *model) tensor(ti tensorInfo) ([]float32, error) {
 	}
 	out := m.arena[:n:n]
 	m.arena = m.arena[n:]
-	if n == 0 {
-		return out, nil
+	if n > 0 {
+		m.pending = append(m.pending, pendingRead{ti, out})
 	}
-	if ti.DType == "F32" && littleEndian {
-		raw := unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*n)
-		if _, err := m.f.ReadAt(raw, ti.Begin); err != nil {
-			return nil, fmt.Errorf("read tensor %s: %w", ti.Name, err)
+	return out, nil
+}
+
+// pendingRead is a tensor to be read into dst.
+type pendingRead struct {
+	ti  tensorInfo
+	dst []float32
+}
+
+// readTensors performs the queued reads, spread over m.threads goroutines
+// (copying from the page cache and faulting in the arena are the cost of
+// loading).
+func (m *model) readTensors() error {
+	jobs := m.pending
+	m.pending = nil
+	nt := min(m.threads, len(jobs))
+	if nt <= 1 {
+		for _, j := range jobs {
+			if err := m.readTensor(j); err != nil {
+				return err
+			}
 		}
-		return out, nil
+		return nil
+	}
+	errs := make([]error, nt)
+	var wg sync.WaitGroup
+	for t := range nt {
+		wg.Go(func() {
+			for i := t; i < len(jobs); i += nt {
+				if err := m.readTensor(jobs[i]); err != nil {
+					errs[t] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func (m *model) readTensor(j pendingRead) error {
+	ti, out := j.ti, j.dst
+	if ti.DType == "F32" && littleEndian {
+		raw := unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*len(out))
+		if _, err := m.f.ReadAt(raw, ti.Begin); err != nil {
+			return fmt.Errorf("read tensor %s: %w", ti.Name, err)
+		}
+		return nil
 	}
 	raw := make([]byte, ti.End-ti.Begin)
 	if _, err := m.f.ReadAt(raw, ti.Begin); err != nil {
-		return nil, fmt.Errorf("read tensor %s: %w", ti.Name, err)
+		return fmt.Errorf("read tensor %s: %w", ti.Name, err)
 	}
 	decodeF32(out, raw, ti.DType)
-	return out, nil
+	return nil
 }
 
 // wordRow reads row id of the word-embedding table into dst; buf is scratch
