@@ -103,7 +103,8 @@ func WithBusyTimeout(d time.Duration) Option {
 }
 
 // WithReadConns sets the number of read connections (default: the number
-// of CPUs, at least 2).
+// of CPUs, at least 4). A scan (ScanHRR, ScanEmbeddings) holds one for its
+// whole run, so a callback that reads the store needs a spare one.
 func WithReadConns(n int) Option {
 	return func(o *options) { o.readConns = n }
 }
@@ -116,7 +117,7 @@ const DefaultBusyTimeout = 10 * time.Second
 // not a holomem database, or one written by a newer holomem, gives an error
 // wrapping [holomem.ErrSchema].
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	o := options{now: time.Now, busyTimeout: DefaultBusyTimeout, readConns: max(2, runtime.NumCPU())}
+	o := options{now: time.Now, busyTimeout: DefaultBusyTimeout, readConns: max(4, runtime.NumCPU())}
 	for _, opt := range opts {
 		opt(&o)
 	}
