@@ -436,3 +436,40 @@ func TestStore_Clock(t *testing.T) {
 		t.Errorf("EdgeActivity ten days later = %+v, %v; want stalled", st.EdgeActivity, err)
 	}
 }
+
+// TestOpen_MigratesOldFTS builds a schema-1 database (the first full-text
+// layout) with facts in it and checks that Open migrates it and that search
+// finds the old facts.
+func TestOpen_MigratesOldFTS(t *testing.T) {
+	// Open once so the holomem_fts function is registered in this process.
+	mustOpen(t, filepath.Join(t.TempDir(), "register.db"))
+	init, err := os.ReadFile("migration/0001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "v1.db")
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{string(init), "PRAGMA user_version = 1", "PRAGMA application_id = 1752132719",
+		`INSERT INTO facts (namespace, content, content_hash, category, trust, created_at, updated_at)
+			VALUES ('default', 'Old deployments of Grafana', 1, 'general', 0.5, 0, 0),
+			       ('team', 'Old deployments elsewhere', 2, 'general', 0.5, 0, 0)`} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%.40s: %v", q, err)
+		}
+	}
+	raw.Close()
+	s := mustOpen(t, db)
+	if v, _ := s.SchemaVersion(t.Context()); v != sqlite.LatestSchema {
+		t.Errorf("SchemaVersion = %d, want %d", v, sqlite.LatestSchema)
+	}
+	ms, err := s.SearchText(t.Context(), "", "deploying", 10)
+	if err != nil || len(ms) != 1 || ms[0].ID != 1 {
+		t.Errorf("SearchText after migration = %v, %v; want fact 1 only", ms, err)
+	}
+	if err := s.Check(t.Context()); err != nil {
+		t.Error(err)
+	}
+}

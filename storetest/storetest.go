@@ -329,6 +329,17 @@ func testCreateFactsAllOrNothing(t *testing.T, s holomem.Store) {
 	if _, n, _ := s.FindFacts(ctx, holomem.FactFilter{}); n != 0 {
 		t.Errorf("after a failed batch total = %d, want 0", n)
 	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.CreateFacts(cancelled, []*holomem.Fact{fact("too late")}); err == nil {
+		t.Error("CreateFacts with a cancelled context succeeded")
+	}
+	if _, err := s.CreateFact(cancelled, fact("too late")); err == nil {
+		t.Error("CreateFact with a cancelled context succeeded")
+	}
+	if _, n, _ := s.FindFacts(ctx, holomem.FactFilter{}); n != 0 {
+		t.Errorf("after cancelled writes total = %d, want 0", n)
+	}
 }
 
 func testFindFactByIDErrNotFound(t *testing.T, s holomem.Store) {
@@ -798,6 +809,15 @@ func testSearchTextNamespace(t *testing.T, s holomem.Store) {
 	}
 	if got := search(t, s, "nobody", "apple", 10); len(got) != 0 {
 		t.Errorf("unknown namespace = %v", got)
+	}
+	// Namespaces are data too: quotes, braces, spaces, Unicode.
+	odd := `команда "x" 'y' {z} : AND *`
+	c := create(t, s, &holomem.Fact{Content: "shared word apple", Namespace: odd})
+	if got := matchIDs(search(t, s, odd, "apple", 10)); !slices.Equal(got, []int64{c.ID}) {
+		t.Errorf("odd namespace = %v, want [%d]", got, c.ID)
+	}
+	if got := matchIDs(search(t, s, "", "apple", 10)); !slices.Equal(got, []int64{a.ID}) {
+		t.Errorf("default namespace after the odd one = %v, want [%d]", got, a.ID)
 	}
 }
 
