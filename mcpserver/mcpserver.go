@@ -162,7 +162,7 @@ func (s *Server) factIn(ctx context.Context, ns string, id int64) (*holomem.Fact
 	}
 	f, err := s.store.FindFactByID(ctx, id)
 	if err != nil {
-		return nil, fmt.Errorf("fact %d: %w", id, err)
+		return nil, err // the store's error names the id
 	}
 	if f.Namespace != ns {
 		return nil, fmt.Errorf("fact %d in namespace %q: %w", id, ns, holomem.ErrNotFound)
@@ -178,13 +178,13 @@ var errorCodes = []struct {
 	code string
 	hint string
 }{
-	{holomem.ErrNotFound, "not_found", "check the id or name (recall finds ids)"},
-	{holomem.ErrInvalid, "invalid_argument", "fix the argument and call again"},
-	{holomem.ErrConflict, "conflict", "another fact already holds this content or key; update or supersede that one instead"},
-	{holomem.ErrNoEmbedder, "no_embedding_model", "semantic search is off; recall still works on keywords, or run `holomem model pull`"},
-	{holomem.ErrSchema, "unsupported_database", "the database needs a newer holomem"},
-	{context.DeadlineExceeded, "timeout", "try again with a smaller limit"},
-	{context.Canceled, "canceled", "the call was canceled"},
+	{holomem.ErrNotFound, "not_found", "Check the id or name; recall finds ids."},
+	{holomem.ErrInvalid, "invalid_argument", "Fix the argument and call again."},
+	{holomem.ErrConflict, "conflict", "Another fact already holds this content or key: update or supersede that one instead."},
+	{holomem.ErrNoEmbedder, "no_embedding_model", "Semantic search is off: recall without it, or ask the user to run `holomem model pull`."},
+	{holomem.ErrSchema, "unsupported_database", "The database needs a newer holomem."},
+	{context.DeadlineExceeded, "timeout", "Try again with a smaller limit."},
+	{context.Canceled, "canceled", "The call was canceled."},
 }
 
 // toolError turns err into the error a failed tool call reports. The SDK
@@ -192,11 +192,11 @@ var errorCodes = []struct {
 func (s *Server) toolError(tool string, err error) error {
 	for _, c := range errorCodes {
 		if errors.Is(err, c.err) {
-			return fmt.Errorf("%s: %s (%s)", c.code, strings.ReplaceAll(err.Error(), "holomem: ", ""), c.hint)
+			return fmt.Errorf("%s: %s. %s", c.code, strings.ReplaceAll(err.Error(), "holomem: ", ""), c.hint)
 		}
 	}
 	s.log.Error("mcp tool failed", "tool", tool, "err", err)
-	return errors.New("internal: internal error (logged on the server); try again later")
+	return errors.New("internal: internal error (logged on the server). Try again later.")
 }
 
 // tool adapts a domain function to an SDK handler: input in, output out,

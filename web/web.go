@@ -333,7 +333,7 @@ func (s *Server) namespace(r *http.Request, body string) string {
 func (s *Server) factIn(ctx context.Context, ns string, id int64) (*holomem.Fact, error) {
 	f, err := s.store.FindFactByID(ctx, id)
 	if err != nil {
-		return nil, fmt.Errorf("fact %d: %w", id, err)
+		return nil, err // the store's error names the id
 	}
 	if f.Namespace != ns {
 		return nil, fmt.Errorf("fact %d in namespace %q: %w", id, ns, holomem.ErrNotFound)
