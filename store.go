@@ -52,6 +52,9 @@ type Store interface {
 	FactIDsByEntity(ctx context.Context, namespace, name string) ([]int64, error)
 	// FindEntity resolves a name or alias. Returns ErrNotFound.
 	FindEntity(ctx context.Context, namespace, name string) (*Entity, error)
+	// EntityAliases returns the namespace's aliases: alias key (see
+	// text.EntityKey) -> the name of the entity the alias stands for.
+	EntityAliases(ctx context.Context, namespace string) (map[string]string, error)
 	// FindEntities lists entities by fact count (descending, then name).
 	FindEntities(ctx context.Context, namespace string, limit int) ([]*Entity, error)
 	// EntitiesOf returns the entity names linked to each fact.

@@ -34,6 +34,20 @@ type Options struct {
 	// ExactBelow is the number of vectors below which semantic search scans
 	// exactly instead of using the HNSW graph. Zero means 2000.
 	ExactBelow int
+	// DisableGraph never loads or uses HNSW graphs: every semantic search
+	// scans exactly (one-shot CLI commands skip reading the graph edges).
+	// BuildGraph still builds and persists them.
+	DisableGraph bool
+	// DisableGraphIncremental stops writes from adding their vectors to a
+	// loaded graph; they wait in the delta, which is scanned exactly, until
+	// the next BuildGraph. By default (false) inserts are incremental.
+	DisableGraphIncremental bool
+	// CanaryMin is the recall@10 below which the recall canary makes a
+	// namespace fall back to exact search. Zero means 0.9.
+	CanaryMin float64
+	// GraphM is the HNSW neighbour count M (the bottom layer keeps 2M).
+	// Zero means hnsw.DefaultM (16).
+	GraphM int
 	// AnchorRoot resolves relative anchor paths; "" means the working directory.
 	AnchorRoot string
 	// Now is the clock; nil means time.Now. Tests set it.
@@ -66,8 +80,20 @@ type Memory struct {
 	mu struct {
 		sync.Mutex
 		closed bool
+		// aliases caches each namespace's alias map (alias key -> entity
+		// key), loaded once and dropped when a write may add aliases or
+		// after aliasTTL (another process may have added some).
+		aliases map[string]aliasCache
 	}
 }
+
+type aliasCache struct {
+	m  map[string]string
+	at time.Time
+}
+
+// aliasTTL bounds how long a long-running process trusts its alias cache.
+const aliasTTL = 30 * time.Second
 
 var _ holomem.Memory = (*Memory)(nil)
 
@@ -96,7 +122,7 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 		m.log = slog.New(slog.DiscardHandler)
 	}
 	if m.emb != nil {
-		m.sem = newSemanticIndex(store, m.emb.ModelID(), m.emb.Dim(), opts.ExactBelow)
+		m.sem = newSemanticIndex(store, m.emb.ModelID(), m.emb.Dim(), opts, m.log)
 	}
 	return m, nil
 }
@@ -144,15 +170,24 @@ func (m *Memory) Channels() []holomem.Channel {
 	return ch
 }
 
-// Close releases the in-memory indexes. It does not close the store.
+// Close persists in-memory graph edits when there are many (see
+// [Memory.PersistGraphs]) and releases the in-memory indexes. It does not
+// close the store.
 func (m *Memory) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.mu.closed {
+		return nil
+	}
 	m.mu.closed = true
+	var err error
 	if m.sem != nil {
+		if _, perr := m.sem.persistGraphs(context.Background(), persistAtCloseMin); perr != nil {
+			err = fmt.Errorf("close: %w", perr)
+		}
 		m.sem.reset()
 	}
-	return nil
+	return err
 }
 
 // encodeHRR returns the compact holographic vector of content: its distinct
@@ -176,12 +211,54 @@ func (m *Memory) entityKeys(ctx context.Context, namespace, s string) []string {
 }
 
 // resolveEntity returns the key of the entity name resolves to (through
-// aliases), or the name's own key when the store does not know it.
+// aliases), or the name's own key when it is no alias.
 func (m *Memory) resolveEntity(ctx context.Context, namespace, name string) string {
-	if e, err := m.store.FindEntity(ctx, namespace, name); err == nil {
-		return text.EntityKey(e.Name)
+	k := text.EntityKey(name)
+	if canon, ok := m.aliasMap(ctx, namespace)[k]; ok {
+		return canon
 	}
-	return text.EntityKey(name)
+	return k
+}
+
+// aliasMap returns the namespace's alias map from the cache, loading it
+// when missing or older than aliasTTL. A failed load resolves nothing (a
+// name then stands for itself) rather than failing the caller.
+func (m *Memory) aliasMap(ctx context.Context, namespace string) map[string]string {
+	m.mu.Lock()
+	c, ok := m.mu.aliases[namespace]
+	m.mu.Unlock()
+	if ok && m.opts.Now().Sub(c.at) < aliasTTL {
+		return c.m
+	}
+	raw, err := m.store.EntityAliases(ctx, namespace)
+	if err != nil {
+		m.log.Warn("load entity aliases", "namespace", namespace, "err", err)
+		return nil
+	}
+	am := make(map[string]string, len(raw))
+	for k, name := range raw {
+		am[k] = text.EntityKey(name)
+	}
+	m.mu.Lock()
+	if m.mu.aliases == nil {
+		m.mu.aliases = map[string]aliasCache{}
+	}
+	m.mu.aliases[namespace] = aliasCache{m: am, at: m.opts.Now()}
+	m.mu.Unlock()
+	return am
+}
+
+// forgetAliases drops the cached alias map of a namespace after a write
+// whose content declares aliases ("X aka Y").
+func (m *Memory) forgetAliases(namespace, content string) {
+	for _, e := range text.Entities(content) {
+		if len(e.Aliases) > 0 {
+			m.mu.Lock()
+			delete(m.mu.aliases, namespace)
+			m.mu.Unlock()
+			return
+		}
+	}
 }
 
 // Remember stores f with its derived data and reports near-duplicates and
@@ -211,6 +288,7 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 	if err != nil {
 		return nil, err
 	}
+	m.forgetAliases(f.Namespace, f.Content)
 	out := &holomem.Remembered{Fact: f, Created: created}
 	if !created {
 		return out, nil
@@ -275,6 +353,9 @@ func (m *Memory) Update(ctx context.Context, id int64, upd holomem.FactUpdate) (
 	f, err := m.store.UpdateFact(ctx, id, upd)
 	if err != nil {
 		return nil, err
+	}
+	if upd.Content != nil {
+		m.forgetAliases(f.Namespace, f.Content)
 	}
 	if old != nil && old.Content != f.Content && m.emb != nil {
 		v, err := m.embedOne(ctx, f.Content)
@@ -368,6 +449,9 @@ func (m *Memory) Import(ctx context.Context, facts []*holomem.Fact) ([]bool, err
 	created, err := m.store.CreateFacts(ctx, facts)
 	if err != nil {
 		return nil, err
+	}
+	for _, f := range facts {
+		m.forgetAliases(f.Namespace, f.Content)
 	}
 	if m.emb == nil {
 		return created, nil

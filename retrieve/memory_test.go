@@ -298,3 +298,22 @@ func TestMemory_UpdateForget(t *testing.T) {
 		t.Errorf("feedback on unknown id err = %v, want ErrNotFound", err)
 	}
 }
+
+func TestMemory_Aliases(t *testing.T) {
+	m, _ := testutil.MustOpenMemory(t, retrieve.Options{})
+	ctx := t.Context()
+	a := remember(t, m, "Robert Paulson aka Bob runs the night shift")
+	b := remember(t, m, "Bob likes green tea")
+	remember(t, m, "Marla likes coffee")
+	for _, name := range []string{"Robert Paulson", "bob", "BOB"} {
+		hits, err := m.Probe(ctx, "", name, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ids(hits)
+		slices.Sort(got)
+		if !slices.Equal(got, []int64{a.ID, b.ID}) {
+			t.Errorf("probe(%q) = %v, want [%d %d]: the alias must resolve to one entity", name, got, a.ID, b.ID)
+		}
+	}
+}

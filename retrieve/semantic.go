@@ -2,23 +2,33 @@ package retrieve
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
+	"maps"
+	"runtime"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/hnsw"
 	"github.com/holomem/holomem/vec"
 )
 
 // semanticIndex keeps every vector of one model in memory, per namespace,
 // so a query never refetches vectors from the store (DESIGN.md 6: fetching
 // costs far more than the cosine). It is loaded once, on first use, and kept
-// in sync by the Memory's writes.
+// in sync by the Memory's writes. Each namespace is a [space]: a contiguous
+// matrix and, once `graph build` has run, an HNSW graph (see index.go for
+// the search policy and graphbuild.go for persistence).
 type semanticIndex struct {
-	store      holomem.Store
-	model      string
-	dim        int
-	exactBelow int
+	store holomem.Store
+	model string
+	dim   int
+	cfg   indexConfig
+	log   *slog.Logger
+	now   func() time.Time
 
 	mu struct {
 		sync.RWMutex
@@ -28,10 +38,23 @@ type semanticIndex struct {
 		// the fresh copy does not lose them; nil when no refresh runs.
 		journal []journalOp
 	}
-	// refreshMu lets one refresh run at a time.
+	// refreshMu lets one refresh, graph build or graph persist run at a time.
 	refreshMu sync.Mutex
 	// loadedAt is when the last refresh finished (under mu).
 	loadedAt time.Time
+}
+
+// indexConfig is the part of [Options] the index uses, defaults filled in.
+type indexConfig struct {
+	exactBelow  int
+	incremental bool
+	noGraph     bool
+	canaryMin   float64
+	int8From    int
+	rescore     int
+	rebuildMax  int
+	workers     int
+	graphM      int
 }
 
 // journalOp is one write seen during a refresh: v == nil removes.
@@ -41,15 +64,32 @@ type journalOp struct {
 	v  []float32
 }
 
-// space is one namespace's vectors: ids in ascending order and a row per id.
-type space struct {
-	ids  []int64
-	rows [][]float32
-	pos  map[int64]int
-}
-
-func newSemanticIndex(store holomem.Store, model string, dim, exactBelow int) *semanticIndex {
-	s := &semanticIndex{store: store, model: model, dim: dim, exactBelow: exactBelow}
+func newSemanticIndex(store holomem.Store, model string, dim int, opts Options, log *slog.Logger) *semanticIndex {
+	cfg := indexConfig{
+		exactBelow:  opts.ExactBelow,
+		incremental: !opts.DisableGraphIncremental,
+		noGraph:     opts.DisableGraph,
+		canaryMin:   opts.CanaryMin,
+		int8From:    int8From,
+		rescore:     int8Rescore,
+		rebuildMax:  rebuildInMemoryMax,
+		workers:     min(2, runtime.NumCPU()),
+		graphM:      opts.GraphM,
+	}
+	if cfg.exactBelow <= 0 {
+		cfg.exactBelow = defaultExactBelow
+	}
+	if cfg.canaryMin <= 0 {
+		cfg.canaryMin = defaultCanaryMin
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	s := &semanticIndex{store: store, model: model, dim: dim, cfg: cfg, log: log, now: now}
 	s.mu.spaces = map[string]*space{}
 	return s
 }
@@ -62,18 +102,34 @@ func (s *semanticIndex) load(ctx context.Context) error {
 	if loaded {
 		return nil
 	}
-	return s.refresh(ctx)
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	s.mu.RLock()
+	loaded = s.mu.loaded
+	s.mu.RUnlock()
+	if loaded {
+		return nil
+	}
+	return s.refreshLocked(ctx)
 }
 
 // refresh rebuilds the index from the store: a forced reload that reads
 // every vector again (never a cached copy), so writes made by other
 // processes become visible. Writes made through this process while it scans
-// are replayed onto the fresh copy.
+// are replayed onto the fresh copy. A namespace's in-memory graph is kept
+// when the persisted graph is still the one it came from; otherwise the
+// persisted graph is imported (and checked).
 func (s *semanticIndex) refresh(ctx context.Context) error {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
+	return s.refreshLocked(ctx)
+}
+
+// refreshLocked is refresh; s.refreshMu must be held.
+func (s *semanticIndex) refreshLocked(ctx context.Context) error {
 	s.mu.Lock()
 	s.mu.journal = []journalOp{}
+	old := maps.Clone(s.mu.spaces)
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -86,33 +142,78 @@ func (s *semanticIndex) refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("load vectors: %w", err)
 	}
-	for ns := range st.Namespaces {
-		sp := &space{pos: map[int64]int{}}
+	for _, ns := range slices.Sorted(maps.Keys(st.Namespaces)) {
+		sp := newSpace(s.dim)
 		err := s.store.ScanEmbeddings(ctx, ns, s.model, func(id int64, v []float32) error {
-			if len(v) != s.dim {
-				return nil // a vector of another shape is never compared
+			if err := sp.mat.Add(id, v); err != nil {
+				sp.skipped++ // a vector of another shape is never compared
 			}
-			sp.pos[id] = len(sp.ids)
-			sp.ids = append(sp.ids, id)
-			sp.rows = append(sp.rows, append([]float32(nil), v...))
 			return nil
 		})
 		if err != nil {
 			return fmt.Errorf("load vectors of %q: %w", ns, err)
 		}
+		if sp.skipped > 0 {
+			sp.notes = append(sp.notes, fmt.Sprintf("%d vectors of model %s skipped: not %d finite dimensions; run `holomem backfill`", sp.skipped, s.model, s.dim))
+		}
+		sp.maybeInt8(s.cfg)
 		spaces[ns] = sp
+	}
+	// Graphs: keep the in-memory one when the persisted graph did not change,
+	// else import the persisted one.
+	carry := map[string]*space{}
+	if !s.cfg.noGraph {
+		for _, ns := range slices.Sorted(maps.Keys(spaces)) {
+			raw, err := s.graphMeta(ctx, ns)
+			if err != nil {
+				return err
+			}
+			if o := old[ns]; o != nil && o.graph != nil && raw != "" && o.stamp == raw {
+				carry[ns] = o
+				continue
+			}
+			if raw == "" {
+				continue
+			}
+			if err := s.attachPersisted(ctx, ns, spaces[ns], raw); err != nil {
+				return err
+			}
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, op := range s.mu.journal {
+		sp := spaces[op.ns]
+		if sp == nil {
+			sp = newSpace(s.dim)
+			spaces[op.ns] = sp
+		}
 		if op.v == nil {
-			removeFrom(spaces, op.ns, op.id)
+			s.removeLocked(sp, op.id)
 		} else {
-			upsertInto(spaces, op.ns, op.id, op.v)
+			s.upsertLocked(sp, op.id, op.v)
 		}
 	}
-	s.mu.spaces, s.mu.loaded, s.loadedAt = spaces, true, time.Now()
+	for ns, o := range carry {
+		spaces[ns].adopt(o)
+	}
+	for _, sp := range spaces {
+		sp.reconcile()
+	}
+	s.mu.spaces, s.mu.loaded, s.loadedAt = spaces, true, s.now()
 	return nil
+}
+
+// graphMeta returns the stored graph description of ns, "" if none.
+func (s *semanticIndex) graphMeta(ctx context.Context, ns string) (string, error) {
+	raw, err := s.store.Meta(ctx, graphMetaKey(ns))
+	if errors.Is(err, holomem.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read graph meta of %q: %w", ns, err)
+	}
+	return raw, nil
 }
 
 func (s *semanticIndex) reset() {
@@ -124,33 +225,24 @@ func (s *semanticIndex) reset() {
 // upsert adds or replaces one vector. Before the first load it does nothing:
 // the load will read it from the store.
 func (s *semanticIndex) upsert(ns string, id int64, v []float32) {
-	if len(v) != s.dim {
+	if vec.CheckDim(v, s.dim) != nil {
 		return
 	}
-	v = append([]float32(nil), v...)
+	v = slices.Clone(v)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.mu.journal != nil {
 		s.mu.journal = append(s.mu.journal, journalOp{ns, id, v})
 	}
-	if s.mu.loaded {
-		upsertInto(s.mu.spaces, ns, id, v)
-	}
-}
-
-func upsertInto(spaces map[string]*space, ns string, id int64, v []float32) {
-	sp := spaces[ns]
-	if sp == nil {
-		sp = &space{pos: map[int64]int{}}
-		spaces[ns] = sp
-	}
-	if i, ok := sp.pos[id]; ok {
-		sp.rows[i] = v
+	if !s.mu.loaded {
 		return
 	}
-	sp.pos[id] = len(sp.ids)
-	sp.ids = append(sp.ids, id)
-	sp.rows = append(sp.rows, v)
+	sp := s.mu.spaces[ns]
+	if sp == nil {
+		sp = newSpace(s.dim)
+		s.mu.spaces[ns] = sp
+	}
+	s.upsertLocked(sp, id, v)
 }
 
 func (s *semanticIndex) remove(ns string, id int64) {
@@ -159,49 +251,38 @@ func (s *semanticIndex) remove(ns string, id int64) {
 	if s.mu.journal != nil {
 		s.mu.journal = append(s.mu.journal, journalOp{ns: ns, id: id})
 	}
-	removeFrom(s.mu.spaces, ns, id)
-}
-
-func removeFrom(spaces map[string]*space, ns string, id int64) {
-	sp := spaces[ns]
-	if sp == nil {
-		return
+	if sp := s.mu.spaces[ns]; sp != nil {
+		s.removeLocked(sp, id)
 	}
-	i, ok := sp.pos[id]
-	if !ok {
-		return
-	}
-	last := len(sp.ids) - 1
-	sp.ids[i], sp.rows[i] = sp.ids[last], sp.rows[last]
-	sp.pos[sp.ids[i]] = i
-	sp.ids, sp.rows = sp.ids[:last], sp.rows[:last]
-	delete(sp.pos, id)
 }
 
 // search returns the k nearest vectors of the namespace by cosine (vectors
-// are unit length, so the dot product), best first, ties by id.
+// are unit length, so the dot product), best first, ties by id. It scans
+// exactly or walks the graph as [semanticIndex.searchSpace] decides.
 func (s *semanticIndex) search(ctx context.Context, ns string, q []float32, k int) ([]vec.Result, error) {
+	res, _, err := s.searchMode(ctx, ns, q, k)
+	return res, err
+}
+
+// searchMode is search that also says which path answered (modeExact,
+// modeHNSW or modeFallback).
+func (s *semanticIndex) searchMode(ctx context.Context, ns string, q []float32, k int) ([]vec.Result, string, error) {
 	if err := s.load(ctx); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if len(q) != s.dim {
-		return nil, fmt.Errorf("%w: query vector has %d dimensions, the index %d", holomem.ErrInvalid, len(q), s.dim)
+		return nil, "", fmt.Errorf("%w: query vector has %d dimensions, the index %d", holomem.ErrInvalid, len(q), s.dim)
+	}
+	if err := vec.CheckDim(q, s.dim); err != nil {
+		return nil, "", fmt.Errorf("%w: query vector: %w", holomem.ErrInvalid, err)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	sp := s.mu.spaces[ns]
 	if sp == nil || k <= 0 {
-		return nil, nil
+		return nil, modeExact, nil
 	}
-	top := make([]vec.Result, 0, k+1)
-	for i, row := range sp.rows {
-		r := vec.Result{ID: sp.ids[i], Score: vec.Dot(q, row)}
-		if len(top) == k && !vec.Better(r, top[k-1]) {
-			continue
-		}
-		top = insertSorted(top, r, k)
-	}
-	return top, nil
+	return s.searchSpace(sp, q, k)
 }
 
 // vectorOf returns the indexed vector of id, if any.
@@ -209,24 +290,19 @@ func (s *semanticIndex) vectorOf(ns string, id int64) []float32 {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if sp := s.mu.spaces[ns]; sp != nil {
-		if i, ok := sp.pos[id]; ok {
-			return sp.rows[i]
+		if v, ok := sp.mat.Get(id); ok {
+			return v
 		}
 	}
 	return nil
 }
 
-// insertSorted inserts r into top (best first) and keeps at most k.
-func insertSorted(top []vec.Result, r vec.Result, k int) []vec.Result {
-	i := len(top)
-	for i > 0 && vec.Better(r, top[i-1]) {
-		i--
-	}
-	top = append(top, vec.Result{})
-	copy(top[i+1:], top[i:])
-	top[i] = r
-	if len(top) > k {
-		top = top[:k]
-	}
-	return top
+// errGraphInvalid marks a persisted graph that failed its checks.
+var errGraphInvalid = errors.New("invalid persisted graph")
+
+// graphError reports whether err means the persisted graph cannot be
+// trusted (as opposed to an I/O error or a cancelled context).
+func graphError(err error) bool {
+	return errors.Is(err, errGraphInvalid) || errors.Is(err, hnsw.ErrCorrupt) ||
+		errors.Is(err, vec.ErrDim) || errors.Is(err, vec.ErrInvalid) || errors.Is(err, hnsw.ErrConfig)
 }

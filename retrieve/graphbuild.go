@@ -1,0 +1,521 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/hnsw"
+	"github.com/holomem/holomem/vec"
+)
+
+const (
+	// edgeBatch is how many edges one CreateEdges transaction writes.
+	edgeBatch = 5_000
+	// persistAtCloseMin is the number of unpersisted graph edits from which
+	// Close rewrites a namespace's edges (see [Memory.PersistGraphs]).
+	persistAtCloseMin = 1_000
+	// Progress phases of BuildGraph.
+	phaseGraphBuild   = "graph build"
+	phaseGraphPersist = "graph persist"
+)
+
+// graphMetaKey is the meta key describing the persisted graph of ns.
+func graphMetaKey(ns string) string { return "hnsw:" + ns }
+
+// graphMeta is the JSON stored under "hnsw:<namespace>". Nodes and Edges
+// let a load tell a complete graph from a damaged one; Shared lists the
+// bottom-layer links stored by a similar_to edge of another origin (the
+// pair already had one, and the build does not overwrite it).
+type graphMeta struct {
+	Model   string     `json:"model"`
+	Dim     int        `json:"dim"`
+	Entry   int64      `json:"entry"`
+	M       int        `json:"m"`
+	Nodes   int        `json:"nodes"`
+	Edges   int        `json:"edges"`
+	BuiltAt time.Time  `json:"built_at"`
+	Shared  [][2]int64 `json:"shared,omitempty"`
+}
+
+// GraphReport is what [Memory.BuildGraph] did, one entry per namespace.
+type GraphReport struct {
+	Namespaces []NamespaceGraph `json:"namespaces"`
+}
+
+// NamespaceGraph reports the graph build of one namespace.
+type NamespaceGraph struct {
+	Namespace string `json:"namespace"`
+	// Vectors is the number of vectors the graph was built from.
+	Vectors int `json:"vectors"`
+	// Edges is the number of links persisted (all layers); MaxLevel the top layer.
+	Edges    int `json:"edges"`
+	MaxLevel int `json:"max_level"`
+	// Skipped says why no graph was built (fewer than 2 vectors).
+	Skipped string `json:"skipped,omitempty"`
+	// Canary is the recall canary run on the new graph.
+	Canary *CanaryReport `json:"canary,omitempty"`
+	Took   time.Duration `json:"took_ns"`
+}
+
+// BuildGraph builds the HNSW graph of every namespace with at least two
+// vectors of the current model, from scratch (workers = min(2, NumCPU)),
+// and persists it: the namespace's old HNSW edges are deleted, the bottom
+// layer is written as similar_to edges with origin "hnsw" (weight = the
+// cosine, clamped at 0) and layer L as hnsw_lL edges, in transactions of
+// 5,000 edges, and meta "hnsw:<namespace>" describes the graph (model,
+// entry point, M, node and edge counts, time). The meta is cleared first
+// and written last, so an interrupted build leaves no graph that a load
+// would trust; rerunning rebuilds (the build is idempotent). Each new graph
+// replaces the in-memory one and gets a recall canary (sample 50).
+// progress (may be nil) gets phases "graph build" and "graph persist".
+func (m *Memory) BuildGraph(ctx context.Context, progress Progress) (*GraphReport, error) {
+	if m.sem == nil {
+		return nil, fmt.Errorf("build graph: %w", holomem.ErrNoEmbedder)
+	}
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	s := m.sem
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	s.mu.RLock()
+	loaded := s.mu.loaded
+	s.mu.RUnlock()
+	if !loaded {
+		if err := s.refreshLocked(ctx); err != nil {
+			return nil, fmt.Errorf("build graph: %w", err)
+		}
+	}
+	s.mu.RLock()
+	names := slices.Sorted(maps.Keys(s.mu.spaces))
+	s.mu.RUnlock()
+	rep := &GraphReport{}
+	for _, ns := range names {
+		r, err := s.buildNamespace(ctx, ns, progress)
+		if err != nil {
+			return rep, fmt.Errorf("build graph of %q: %w", ns, err)
+		}
+		rep.Namespaces = append(rep.Namespaces, *r)
+	}
+	return rep, nil
+}
+
+// buildNamespace builds, persists and installs the graph of ns.
+// s.refreshMu must be held.
+func (s *semanticIndex) buildNamespace(ctx context.Context, ns string, progress Progress) (*NamespaceGraph, error) {
+	start := time.Now()
+	s.mu.Lock()
+	sp := s.mu.spaces[ns]
+	ids, vecs := sp.mat.Snapshot()
+	sp.building, sp.touched = true, map[int64]bool{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		sp.building, sp.touched = false, nil
+		s.mu.Unlock()
+	}()
+	r := &NamespaceGraph{Namespace: ns, Vectors: len(ids)}
+	if len(ids) < 2 {
+		r.Skipped = "fewer than 2 vectors"
+		if err := s.clearPersisted(ctx, ns); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		sp.graph, sp.stamp, sp.changes, sp.fallback = nil, "", 0, ""
+		sp.reconcile()
+		s.mu.Unlock()
+		return r, nil
+	}
+	g, links, err := s.buildCanonical(ctx, ns, ids, vecs, progress)
+	if err != nil {
+		return nil, err
+	}
+	entry, _ := g.Entry()
+	raw, edges, err := s.persist(ctx, ns, g, entry, links, ids, vecs, progress)
+	if err != nil {
+		return nil, err
+	}
+	r.Edges, r.MaxLevel = edges, g.MaxLevel()
+	s.mu.Lock()
+	sp.graph, sp.stamp, sp.changes, sp.fallback, sp.canary = g, raw, 0, "", nil
+	sp.notes = slices.DeleteFunc(sp.notes, isGraphNote)
+	// Vectors written during the build: the graph holds their old version
+	// (or none); re-add them so the graph matches the matrix.
+	for _, id := range slices.Sorted(maps.Keys(sp.touched)) {
+		if g.Delete(id) {
+			sp.changes++
+		}
+		if v, ok := sp.mat.Get(id); ok && s.cfg.incremental {
+			if g.Add(id, v) == nil {
+				sp.changes++
+			}
+		}
+	}
+	sp.reconcile()
+	s.mu.Unlock()
+	c, err := s.canary(ctx, ns, autoCanarySample)
+	if err != nil {
+		return nil, err
+	}
+	r.Canary, r.Took = c, time.Since(start)
+	return r, nil
+}
+
+// isGraphNote reports whether a space note is about the graph (and is
+// cleared by a successful build).
+func isGraphNote(n string) bool {
+	return len(n) > 8 && n[:8] == "corrupt:"
+}
+
+// buildCanonical builds a graph over ids/vecs and returns it in the form a
+// load reproduces: neighbour lists sorted by id (the order edges come back
+// from the store), imported into a fresh graph. The same input always gives
+// the same graph.
+func (s *semanticIndex) buildCanonical(ctx context.Context, ns string, ids []int64, vecs [][]float32, progress Progress) (*hnsw.Graph, []hnsw.Link, error) {
+	cfg := hnsw.Config{M: s.cfg.graphM}
+	if progress != nil {
+		cfg.Progress = func(done, total int) { progress(phaseGraphBuild+" "+ns, done, total) }
+	}
+	b, err := hnsw.New(s.dim, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := b.Build(ctx, ids, vecs, s.cfg.workers); err != nil {
+		return nil, nil, err
+	}
+	links := b.Export()
+	for i := range links {
+		slices.Sort(links[i].To)
+	}
+	entry, _ := b.Entry()
+	cfg.Progress = nil
+	g, err := hnsw.New(s.dim, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := g.Import(entry, links, ids, vecs); err != nil {
+		return nil, nil, fmt.Errorf("re-import built graph: %w", err)
+	}
+	return g, links, nil
+}
+
+// hnswKinds are the edge kinds of the upper layers.
+func hnswUpperKinds() []holomem.EdgeKind {
+	ks := make([]holomem.EdgeKind, 0, holomem.HNSWMaxLevel)
+	for l := 1; l <= holomem.HNSWMaxLevel; l++ {
+		ks = append(ks, holomem.HNSWKind(l))
+	}
+	return ks
+}
+
+// clearPersisted removes the persisted graph of ns: meta first, so a crash
+// never leaves a meta describing missing edges.
+func (s *semanticIndex) clearPersisted(ctx context.Context, ns string) error {
+	if err := s.store.SetMeta(ctx, graphMetaKey(ns), ""); err != nil {
+		return fmt.Errorf("clear graph meta: %w", err)
+	}
+	if _, err := s.store.DeleteEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}, Origin: holomem.OriginHNSW}); err != nil {
+		return fmt.Errorf("delete graph edges: %w", err)
+	}
+	if _, err := s.store.DeleteEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: hnswUpperKinds()}); err != nil {
+		return fmt.Errorf("delete graph edges: %w", err)
+	}
+	return nil
+}
+
+// persist replaces the stored graph of ns by links (ids/vecs give the
+// vectors for the edge weights) and returns the new meta value and the
+// number of links stored.
+func (s *semanticIndex) persist(ctx context.Context, ns string, g *hnsw.Graph, entry int64, links []hnsw.Link, ids []int64, vecs [][]float32, progress Progress) (string, int, error) {
+	if err := s.clearPersisted(ctx, ns); err != nil {
+		return "", 0, err
+	}
+	byID := make(map[int64][]float32, len(ids))
+	for i, id := range ids {
+		byID[id] = vecs[i]
+	}
+	// A similar_to edge some other source made keeps its weight and origin;
+	// the graph's link is recorded in the meta instead.
+	others, err := s.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}})
+	if err != nil {
+		return "", 0, fmt.Errorf("read similar_to edges: %w", err)
+	}
+	taken := make(map[[2]int64]bool, len(others))
+	for _, e := range others {
+		taken[[2]int64{e.From, e.To}] = true
+	}
+	total := 0
+	for _, l := range links {
+		total += len(l.To)
+	}
+	meta := graphMeta{Model: s.model, Dim: s.dim, Entry: entry, M: g.Config().M, Nodes: len(graphNodes(links, entry)), BuiltAt: s.now().UTC()}
+	now := s.now()
+	batch := make([]*holomem.Edge, 0, edgeBatch)
+	done := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if _, err := s.store.CreateEdges(ctx, batch); err != nil {
+			return fmt.Errorf("store graph edges: %w", err)
+		}
+		done += len(batch)
+		if progress != nil {
+			progress(phaseGraphPersist+" "+ns, done, total)
+		}
+		batch = batch[:0]
+		return nil
+	}
+	for _, l := range links {
+		kind := holomem.HNSWKind(l.Level)
+		from, ok := byID[l.From]
+		for _, to := range l.To {
+			meta.Edges++
+			if l.Level == 0 && taken[[2]int64{l.From, to}] {
+				meta.Shared = append(meta.Shared, [2]int64{l.From, to})
+				continue
+			}
+			w := 0.0
+			if tv, ok2 := byID[to]; ok && ok2 {
+				w = max(0, float64(vec.Cosine(from, tv)))
+			}
+			batch = append(batch, &holomem.Edge{From: l.From, To: to, Kind: kind, Weight: w, Origin: holomem.OriginHNSW, CreatedAt: now})
+			if len(batch) == edgeBatch {
+				if err := flush(); err != nil {
+					return "", 0, err
+				}
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return "", 0, err
+	}
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return "", 0, err
+	}
+	if err := s.store.SetMeta(ctx, graphMetaKey(ns), string(b)); err != nil {
+		return "", 0, fmt.Errorf("store graph meta: %w", err)
+	}
+	return string(b), meta.Edges, nil
+}
+
+// importPersisted reads the stored graph of ns described by raw and
+// imports it over sp's vectors. Every inconsistency (unreadable meta,
+// another model or dimension, edge or node counts that differ from the
+// meta, links the hnsw package rejects) is returned wrapping
+// errGraphInvalid or hnsw.ErrCorrupt.
+func (s *semanticIndex) importPersisted(ctx context.Context, ns string, sp *space, raw string) (*hnsw.Graph, error) {
+	var meta graphMeta
+	if err := json.Unmarshal([]byte(raw), &meta); err != nil {
+		return nil, fmt.Errorf("%w: meta: %w", errGraphInvalid, err)
+	}
+	switch {
+	case meta.Model != s.model:
+		return nil, fmt.Errorf("%w: built for model %q, the model is %q", errGraphInvalid, meta.Model, s.model)
+	case meta.Dim != s.dim:
+		return nil, fmt.Errorf("%w: built for %d dimensions, the model has %d", errGraphInvalid, meta.Dim, s.dim)
+	}
+	g, err := hnsw.New(s.dim, hnsw.Config{M: meta.M})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errGraphInvalid, err)
+	}
+	kinds := append([]holomem.EdgeKind{holomem.EdgeSimilar}, hnswUpperKinds()...)
+	edges, err := s.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: kinds, Origin: holomem.OriginHNSW})
+	if err != nil {
+		return nil, fmt.Errorf("read graph edges: %w", err)
+	}
+	type key struct {
+		level int
+		from  int64
+	}
+	lists := map[key][]int64{}
+	add := func(level int, from, to int64) {
+		k := key{level, from}
+		lists[k] = append(lists[k], to)
+	}
+	for _, e := range edges {
+		level := 0
+		if e.Kind != holomem.EdgeSimilar {
+			level = holomem.HNSWLevel(e.Kind)
+		}
+		add(level, e.From, e.To)
+	}
+	if len(meta.Shared) > 0 {
+		others, err := s.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}})
+		if err != nil {
+			return nil, fmt.Errorf("read similar_to edges: %w", err)
+		}
+		have := map[[2]int64]bool{}
+		for _, e := range others {
+			if e.Origin != holomem.OriginHNSW {
+				have[[2]int64{e.From, e.To}] = true
+			}
+		}
+		for _, p := range meta.Shared {
+			if have[p] {
+				add(0, p[0], p[1])
+			}
+		}
+	}
+	n := 0
+	links := make([]hnsw.Link, 0, len(lists))
+	for k, to := range lists {
+		slices.Sort(to)
+		n += len(to)
+		links = append(links, hnsw.Link{Level: k.level, From: k.from, To: to})
+	}
+	slices.SortFunc(links, func(a, b hnsw.Link) int {
+		if c := cmp.Compare(a.Level, b.Level); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.From, b.From)
+	})
+	if n != meta.Edges {
+		return nil, fmt.Errorf("%w: %d edges stored, the build wrote %d", errGraphInvalid, n, meta.Edges)
+	}
+	nodes := map[int64]bool{meta.Entry: true}
+	for _, l := range links {
+		if l.Level == 0 {
+			nodes[l.From] = true
+		}
+	}
+	if len(nodes) != meta.Nodes {
+		return nil, fmt.Errorf("%w: %d nodes stored, the build had %d", errGraphInvalid, len(nodes), meta.Nodes)
+	}
+	ids := make([]int64, 0, len(nodes))
+	for id := range nodes {
+		if sp.mat.Has(id) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	vecs := make([][]float32, len(ids))
+	for i, id := range ids {
+		vecs[i], _ = sp.mat.Get(id)
+	}
+	if err := g.Import(meta.Entry, links, ids, vecs); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// attachPersisted loads the stored graph of ns (meta raw) into sp, which
+// is not published yet, and runs the canary on it. A graph that fails a
+// check is never trusted: the problem is logged and noted, and the graph
+// is rebuilt in memory (namespaces up to 50k vectors) or the namespace
+// falls back to exact search until `holomem graph build`. Only I/O errors
+// and cancellation are returned.
+func (s *semanticIndex) attachPersisted(ctx context.Context, ns string, sp *space, raw string) error {
+	g, err := s.importPersisted(ctx, ns, sp, raw)
+	switch {
+	case err == nil:
+		sp.graph, sp.stamp = g, raw
+	case !graphError(err):
+		return fmt.Errorf("load graph of %q: %w", ns, err)
+	default:
+		s.log.Warn("persisted hnsw graph is corrupt", "namespace", ns, "err", err)
+		sp.stamp = raw
+		if sp.mat.Len() > s.cfg.rebuildMax {
+			sp.fallback = fmt.Sprintf("corrupt: %v; exact fallback: run `holomem graph build`", err)
+			sp.notes = append(sp.notes, sp.fallback)
+			return nil
+		}
+		ids, vecs := sp.mat.Snapshot()
+		if len(ids) < 2 {
+			sp.notes = append(sp.notes, fmt.Sprintf("corrupt: %v; exact search (fewer than 2 vectors)", err))
+			return nil
+		}
+		g, _, berr := s.buildCanonical(ctx, ns, ids, vecs, nil)
+		if berr != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			sp.fallback = fmt.Sprintf("corrupt: %v; rebuild failed (%v); exact fallback: run `holomem graph build`", err, berr)
+			sp.notes = append(sp.notes, sp.fallback)
+			return nil
+		}
+		sp.graph, sp.changes = g, max(g.Len(), persistAtCloseMin) // persisted at Close
+		sp.notes = append(sp.notes, fmt.Sprintf("corrupt: %v; rebuilt in memory (persisted at close or by `holomem graph build`)", err))
+	}
+	sp.reconcile()
+	rep, err := s.canarySpace(ctx, ns, sp, autoCanarySample)
+	if err != nil {
+		return err
+	}
+	if err := s.recordCanary(ctx, rep); err != nil {
+		return err
+	}
+	s.applyCanaryLocked(sp, rep)
+	return nil
+}
+
+// PersistGraphs writes every in-memory graph that has edits not stored yet
+// (incremental inserts, deletes, an in-memory rebuild after corruption) as
+// its namespace's HNSW edges, the way BuildGraph does, and returns how many
+// namespaces it wrote. A namespace in fallback is skipped: its graph is not
+// trusted, `holomem graph build` replaces it.
+//
+// Trade-off: persisting rewrites all of a namespace's graph edges (about
+// 20 per vector), so it is not done per write. Until it runs, the stored
+// graph lacks the newest vectors; a load finds them in the delta (vectors
+// without a node), which is scanned exactly, so results stay correct and a
+// CLI that writes without touching the graph never makes it wrong. Close
+// persists only namespaces with at least 1,000 unpersisted edits (or a
+// rebuild), so a one-shot CLI `add` does not rewrite the whole graph.
+func (m *Memory) PersistGraphs(ctx context.Context) (int, error) {
+	if m.sem == nil {
+		return 0, nil
+	}
+	return m.sem.persistGraphs(ctx, 1)
+}
+
+// persistGraphs persists namespaces with at least minChanges unpersisted edits.
+func (s *semanticIndex) persistGraphs(ctx context.Context, minChanges int) (int, error) {
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	s.mu.RLock()
+	names := slices.Sorted(maps.Keys(s.mu.spaces))
+	s.mu.RUnlock()
+	n := 0
+	for _, ns := range names {
+		s.mu.RLock()
+		sp := s.mu.spaces[ns]
+		g, changes := sp.graph, sp.changes
+		skip := g == nil || changes < minChanges || sp.fallback != "" || !graphBuilt(g)
+		var links []hnsw.Link
+		var ids []int64
+		var vecs [][]float32
+		if !skip {
+			links = g.Export()
+			ids, vecs = sp.mat.Snapshot()
+		}
+		s.mu.RUnlock()
+		if skip {
+			continue
+		}
+		for i := range links {
+			slices.Sort(links[i].To)
+		}
+		entry, _ := g.Entry()
+		raw, _, err := s.persist(ctx, ns, g, entry, links, ids, vecs, nil)
+		if err != nil {
+			return n, fmt.Errorf("persist graph of %q: %w", ns, err)
+		}
+		s.mu.Lock()
+		if sp.graph == g {
+			sp.stamp = raw
+			sp.changes -= changes
+			sp.notes = slices.DeleteFunc(sp.notes, isGraphNote)
+		}
+		s.mu.Unlock()
+		n++
+	}
+	return n, nil
+}
