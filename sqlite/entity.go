@@ -9,6 +9,21 @@ import (
 	"github.com/holomem/holomem"
 )
 
+// Hot lookups, named so plan_test.go can check they use an index.
+const (
+	// qResolveEntity finds an entity by its key, then by an alias key.
+	qResolveEntity = `SELECT id, name FROM entities WHERE namespace = ? AND key = ?
+		UNION ALL
+		SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
+		WHERE a.namespace = ? AND a.alias_key = ?
+		LIMIT 1`
+	qLookupEntity = `SELECT id FROM entities WHERE namespace = ? AND key = ?
+		UNION ALL
+		SELECT entity_id FROM entity_aliases WHERE namespace = ? AND alias_key = ?
+		LIMIT 1`
+	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = ? ORDER BY fact_id"
+)
+
 // linkEntities derives the entities of content, creates the missing ones
 // and their aliases, links them to the fact and returns their names in
 // order of appearance. A name that is an alias of a known entity links to
@@ -69,11 +84,7 @@ func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, e
 func (w *wtx) resolveEntity(namespace, key string) (int64, string, error) {
 	var id int64
 	var name string
-	err := w.queryRow(`SELECT id, name FROM entities WHERE namespace = ? AND key = ?
-		UNION ALL
-		SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
-		WHERE a.namespace = ? AND a.alias_key = ?
-		LIMIT 1`, namespace, key, namespace, key).Scan(&id, &name)
+	err := w.queryRow(qResolveEntity, namespace, key, namespace, key).Scan(&id, &name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, "", nil
 	}
@@ -127,10 +138,7 @@ func lookupEntity(ctx context.Context, q querier, namespace, name string) (int64
 		return 0, fmt.Errorf("entity %q: %w", name, holomem.ErrNotFound)
 	}
 	var id int64
-	err := q.QueryRowContext(ctx, `SELECT id FROM entities WHERE namespace = ? AND key = ?
-		UNION ALL
-		SELECT entity_id FROM entity_aliases WHERE namespace = ? AND alias_key = ?
-		LIMIT 1`, namespace, key, namespace, key).Scan(&id)
+	err := q.QueryRowContext(ctx, qLookupEntity, namespace, key, namespace, key).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("entity %q in namespace %q: %w", name, namespace, holomem.ErrNotFound)
 	}
@@ -151,7 +159,7 @@ func (s *Store) FactIDsByEntity(ctx context.Context, namespace, name string) ([]
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, "SELECT fact_id FROM fact_entities WHERE entity_id = ? ORDER BY fact_id", eid)
+		rows, err := tx.QueryContext(ctx, qFactsOfEntity, eid)
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,13 @@ import (
 	"github.com/holomem/holomem"
 )
 
+// Hot lookups, named so plan_test.go can check they use an index.
+const (
+	qFactByHash      = "SELECT id, content FROM facts WHERE namespace = ? AND content_hash = ?"
+	qOtherFactByHash = "SELECT id FROM facts WHERE namespace = ? AND content_hash = ? AND id <> ?"
+	qFactByKey       = "SELECT id FROM facts WHERE namespace = ? AND external_key = ?"
+)
+
 // contentHash is the first 8 bytes of SHA-256(content) as a signed integer:
 // a compact unique key per namespace. A hit is confirmed by comparing the
 // content itself.
@@ -251,7 +258,7 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 	}
 	var existing int64
 	if f.ExternalKey != "" {
-		err := w.queryRow("SELECT id FROM facts WHERE namespace = ? AND external_key = ?", f.Namespace, f.ExternalKey).Scan(&existing)
+		err := w.queryRow(qFactByKey, f.Namespace, f.ExternalKey).Scan(&existing)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return false, err
 		}
@@ -259,7 +266,7 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 	hash := contentHash(f.Content)
 	if existing == 0 {
 		var content string
-		err := w.queryRow("SELECT id, content FROM facts WHERE namespace = ? AND content_hash = ?", f.Namespace, hash).Scan(&existing, &content)
+		err := w.queryRow(qFactByHash, f.Namespace, hash).Scan(&existing, &content)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			existing = 0
@@ -341,7 +348,7 @@ func (s *Store) FindFactByExternalKey(ctx context.Context, namespace, key string
 	var f *holomem.Fact
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		var id int64
-		err := tx.QueryRowContext(ctx, "SELECT id FROM facts WHERE namespace = ? AND external_key = ?", namespace, key).Scan(&id)
+		err := tx.QueryRowContext(ctx, qFactByKey, namespace, key).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("external key %q in namespace %q: %w", key, namespace, holomem.ErrNotFound)
 		}
@@ -478,7 +485,7 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 		if contentChanged {
 			hash := contentHash(*upd.Content)
 			var other int64
-			err := w.queryRow("SELECT id FROM facts WHERE namespace = ? AND content_hash = ? AND id <> ?", cur.Namespace, hash, id).Scan(&other)
+			err := w.queryRow(qOtherFactByHash, cur.Namespace, hash, id).Scan(&other)
 			if err == nil {
 				return fmt.Errorf("%w: fact %d in namespace %q already has this content", holomem.ErrConflict, other, cur.Namespace)
 			}
