@@ -324,7 +324,12 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 	}
 }
 
+// TestServer_InMemory is the quick form of the stdio and HTTP tests below,
+// which make the same calls over real transports; full runs skip it.
 func TestServer_InMemory(t *testing.T) {
+	if !testing.Short() {
+		t.Skip("covered by TestServer_Stdio and TestServer_HTTP")
+	}
 	exerciseTools(t, connectInMemory(t, newServer(t, mcpserver.Options{})))
 }
 
