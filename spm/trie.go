@@ -250,6 +250,11 @@ func (rs *runSorter) sort(order []int32, pre []uint64, off int, out, spare []uin
 
 // prefix8 returns bytes off:off+8 of k as a big-endian number, zero padded.
 func prefix8(k string, off int) uint64 {
+	if off+8 <= len(k) {
+		b := k[off : off+8]
+		return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
+			uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+	}
 	var v uint64
 	for j := off; j < off+8; j++ {
 		v <<= 8
