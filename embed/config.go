@@ -29,18 +29,29 @@ const (
 // sequence length. When adding fields here, consider GenerateModel and
 // writeConfigJSON, which must write them back.
 type Config struct {
-	// ModelType is "bert", "xlm-roberta" or "roberta".
-	ModelType        string
-	VocabSize        int
-	HiddenSize       int
-	NumLayers        int
-	NumHeads         int
+	// ModelType is "bert", "xlm-roberta" or "roberta"; RoBERTa types number
+	// positions from PadTokenID+1, BERT from 0.
+	ModelType string
+	// VocabSize is the number of rows of the word-embedding table.
+	VocabSize int
+	// HiddenSize is the width of every token vector and of the output.
+	HiddenSize int
+	// NumLayers is the number of encoder layers.
+	NumLayers int
+	// NumHeads is the number of attention heads; it divides HiddenSize.
+	NumHeads int
+	// IntermediateSize is the width of the feed-forward block.
 	IntermediateSize int
 	// MaxPositions is max_position_embeddings, the rows of the position table.
-	MaxPositions  int
+	MaxPositions int
+	// TypeVocabSize is the rows of the token-type table (only row 0 is
+	// used); zero in config.json means 2.
 	TypeVocabSize int
-	LayerNormEps  float64
-	PadTokenID    int
+	// LayerNormEps is the LayerNorm epsilon; zero in config.json means 1e-12.
+	LayerNormEps float64
+	// PadTokenID is the padding id; it sets the RoBERTa position offset.
+	// Absent from config.json it is 1 for RoBERTa types and 0 for BERT.
+	PadTokenID int
 	// HiddenAct is "gelu" (exact, erf) or "gelu_new" (tanh approximation).
 	HiddenAct string
 	// Pooling defaults to PoolingMean.
