@@ -223,6 +223,10 @@ func Run(ctx context.Context, opt Options, w io.Writer) error {
 
 	fmt.Fprintf(w, "# data: %s; K=%d M=%d efConstruction=%d efSearch=%d workers=%d GOMAXPROCS=%d\n",
 		label, opt.K, cfg.M, cfg.EfConstruction, cfg.EfSearch, opt.Workers, runtime.GOMAXPROCS(0))
+	if la := loadAvg(); la != "" {
+		// Latencies on a shared machine mean little without the load.
+		fmt.Fprintf(w, "# load average: %s\n", la)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "N\tdist\tbuild\trecall@%d\tann p50 ms\tann p99 ms\texact f32 p50\tp99\tint8+rescore p50\tp99\tint8 recall\tRSS MB\tpeak MB\tindex B/vec\tmatrix B/vec\t\n", opt.K)
 	fmt.Fprintf(tw, "%d\t%s\t%s\t%.4f\t%s\t%s\t%s\t%s\t%s\t%s\t%.4f\t%d\t%d\t%.0f\t%.0f\t\n",
@@ -350,6 +354,19 @@ func readFile(path string, limit int) ([][]float32, error) {
 		return nil, fmt.Errorf("%s: %w: no vectors", path, ErrFormat)
 	}
 	return v, nil
+}
+
+// loadAvg returns the first three fields of /proc/loadavg, or "".
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // readRSS returns VmRSS and VmHWM from /proc/self/status in bytes, or zeros
