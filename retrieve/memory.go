@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"strings"
 	"sync"
 	"time"
 
@@ -251,6 +252,9 @@ func (m *Memory) aliasMap(ctx context.Context, namespace string) map[string]stri
 // forgetAliases drops the cached alias map of a namespace after a write
 // whose content declares aliases ("X aka Y").
 func (m *Memory) forgetAliases(namespace, content string) {
+	if lc := strings.ToLower(content); !strings.Contains(lc, "aka") && !strings.Contains(lc, "a.k.a") {
+		return // no alias declared: cheaper than extracting entities again
+	}
 	for _, e := range text.Entities(content) {
 		if len(e.Aliases) > 0 {
 			m.mu.Lock()
