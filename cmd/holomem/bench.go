@@ -19,7 +19,7 @@ import (
 
 func (a *app) benchCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "bench", Short: "Benchmark scenarios that print the figures in the README", GroupID: "admin"}
-	cmd.AddCommand(a.benchStoreCmd(), a.benchEmbedCmd(), a.benchANNCmd())
+	cmd.AddCommand(a.benchStoreCmd(), a.benchEmbedCmd(), a.benchANNCmd(), a.benchHookCmd(), a.benchMCPCmd(), a.benchImportCmd())
 	return cmd
 }
 
