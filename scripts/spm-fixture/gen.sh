@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
 # Regenerates spm/testdata: two SentencePiece Unigram models trained with
-# Debian's spm_train and the ids spm_encode gives for a multilingual test set.
+# Debian's spm_train and the ids spm_encode gives for multilingual test sets.
 # Needs: apt-get install -y sentencepiece; /usr/bin/python3.
 # Run from anywhere: scripts/spm-fixture/gen.sh
+#
+# Outputs (all deterministic for a given spm_train version; 0.1.97 made them):
+#   fixture.model       XLM-R style model (nmt_nfkc); also used by internal/testutil
+#   custom.model        custom rule table, user-defined symbols, byte fallback
+#   sentences.txt       3000 test sentences (gen.py), one per line
+#   sentences_bad.txt   invalid UTF-8 and control bytes
+#   random.txt          random code points, incl. known near-tie lines
+#   *_ids.txt           spm_encode --output_format=id, line for line
+# The tokenizer.json twin of fixture.model is made in the tests by
+# spm.ConvertToTokenizerJSON (its base64 charsmap would double the size here).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
