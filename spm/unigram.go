@@ -8,8 +8,8 @@ const unkPenalty = 10.0
 
 // bestPath is one cell of the Viterbi table: the best segmentation of the
 // normalised text up to a byte offset ends with piece id starting at start.
-// Scores are float32 sums, as in SentencePiece, so ties and near-ties
-// resolve the same way.
+// The score is a float32 as SentencePiece stores it; relax does the sums in
+// double as SentencePiece does, so ties and near-ties resolve the same way.
 type bestPath struct {
 	score float32
 	start int32
