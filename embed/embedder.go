@@ -400,19 +400,29 @@ func (e *Embedder) EmbedTokens(ctx context.Context, ids [][]int32) ([][]float32,
 	return e.run(ctx, m, cut)
 }
 
-// run encodes ids in batches of at most MaxBatch sequences.
+// maxBatchTokens bounds the tokens of one forward pass, which bounds its
+// activations: about 15 KiB per token for MiniLM (31 MB at 2048 tokens).
+const maxBatchTokens = 2048
+
+// run encodes ids in batches of at most MaxBatch sequences and
+// maxBatchTokens tokens (a longer single sequence still runs alone).
 func (e *Embedder) run(ctx context.Context, m *model, ids [][]int32) ([][]float32, error) {
 	out := make([][]float32, 0, len(ids))
-	for lo := 0; lo < len(ids); lo += e.opts.MaxBatch {
+	for lo := 0; lo < len(ids); {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		hi := min(len(ids), lo+e.opts.MaxBatch)
+		hi, tokens := lo, 0
+		for hi < len(ids) && hi-lo < e.opts.MaxBatch && (hi == lo || tokens+len(ids[hi]) <= maxBatchTokens) {
+			tokens += len(ids[hi])
+			hi++
+		}
 		vs, err := m.forward(ctx, ids[lo:hi])
 		if err != nil {
 			return nil, fmt.Errorf("embed: %w", err)
 		}
 		out = append(out, vs...)
+		lo = hi
 	}
 	return out, nil
 }

@@ -391,3 +391,38 @@ func copyTree(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestEmbedder_Batches checks that splitting into batches (by count and by
+// tokens) does not change any vector.
+func TestEmbedder_Batches(t *testing.T) {
+	dir := filepath.Join("testdata", "tiny")
+	var seqs [][]int32
+	for i := range 70 {
+		n := 2 + (i*37)%63
+		s := make([]int32, n)
+		for j := range s {
+			s[j] = int32(3 + (i*131+j*17)%990)
+		}
+		seqs = append(seqs, s)
+	}
+	one := mustOpen(t, dir, &embed.Options{MaxBatch: 1, Threads: 1})
+	want, err := one.EmbedTokens(t.Context(), seqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mb := range []int{3, 0} {
+		e := mustOpen(t, dir, &embed.Options{MaxBatch: mb, Threads: 1})
+		got, err := e.EmbedTokens(t.Context(), seqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("MaxBatch %d: %d vectors, want %d", mb, len(got), len(want))
+		}
+		for i := range got {
+			if cos, _ := compare(got[i], want[i]); cos < 0.999999 {
+				t.Fatalf("MaxBatch %d seq %d: cosine %g to the one-by-one vector", mb, i, cos)
+			}
+		}
+	}
+}
