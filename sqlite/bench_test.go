@@ -209,3 +209,35 @@ func BenchmarkSearchText_10k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCreateEdges_10k stores 10,000 new similar_to edges in one
+// batch among 1,000 facts, as a graph build does.
+func BenchmarkCreateEdges_10k(b *testing.B) {
+	s := benchStore(b)
+	fill(b, s, 1000)
+	r := rand.New(rand.NewPCG(3, 4))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := s.DeleteEdges(b.Context(), holomem.EdgeFilter{Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}}); err != nil {
+			b.Fatal(err)
+		}
+		seen := map[[2]int64]bool{}
+		es := make([]*holomem.Edge, 0, 10_000)
+		for len(es) < cap(es) {
+			from, to := int64(1+r.IntN(1000)), int64(1+r.IntN(1000))
+			if from == to || seen[[2]int64{from, to}] {
+				continue
+			}
+			seen[[2]int64{from, to}] = true
+			es = append(es, &holomem.Edge{From: from, To: to, Kind: holomem.EdgeSimilar, Weight: r.Float64(), Origin: holomem.OriginAuto})
+		}
+		b.StartTimer()
+		if _, err := s.CreateEdges(b.Context(), es); err != nil {
+			b.Fatal(err)
+		}
+		n += len(es)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "edges/s")
+}

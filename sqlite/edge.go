@@ -19,15 +19,27 @@ type factRef struct {
 	supersededBy int64
 }
 
+// factRef returns what edge checks need about fact id, cached for the rest
+// of the transaction (a graph build links the same facts many times).
 func (w *wtx) factRef(id int64) (factRef, error) {
+	if r, ok := w.refs[id]; ok {
+		return r, nil
+	}
 	var r factRef
 	var sup sql.NullInt64
 	err := w.queryRow("SELECT namespace, superseded_by FROM facts WHERE id = ?", id).Scan(&r.namespace, &sup)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("fact %d: %w", id, holomem.ErrNotFound)
 	}
+	if err != nil {
+		return r, err
+	}
 	r.supersededBy = sup.Int64
-	return r, err
+	if w.refs == nil {
+		w.refs = make(map[int64]factRef)
+	}
+	w.refs[id] = r
+	return r, nil
 }
 
 // createEdge stores e (or updates the weight of the existing edge) and
@@ -58,35 +70,38 @@ func (w *wtx) createEdge(e *holomem.Edge) (bool, error) {
 	if e.Kind == holomem.EdgeSupersedes && from.supersededBy == e.To {
 		return false, fmt.Errorf("%w: fact %d already supersedes fact %d", holomem.ErrInvalid, e.To, e.From)
 	}
-	var createdAt int64
-	err = w.queryRow("SELECT created_at FROM edges WHERE src = ? AND dst = ? AND kind = ?", e.From, e.To, string(e.Kind)).Scan(&createdAt)
-	created := errors.Is(err, sql.ErrNoRows)
-	switch {
-	case created:
-		if e.CreatedAt.IsZero() {
-			e.CreatedAt = w.now
-		}
-		e.CreatedAt = fromNanos(nanos(e.CreatedAt))
-		if _, err := w.exec("INSERT INTO edges (src, dst, kind, weight, origin, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-			e.From, e.To, string(e.Kind), e.Weight, e.Origin, nanos(e.CreatedAt)); err != nil {
-			return false, err
-		}
-	case err != nil:
+	createdAt := e.CreatedAt
+	if createdAt.IsZero() {
+		createdAt = w.now
+	}
+	res, err := w.exec("INSERT OR IGNORE INTO edges (src, dst, kind, weight, origin, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+		e.From, e.To, string(e.Kind), e.Weight, e.Origin, nanos(createdAt))
+	if err != nil {
 		return false, err
-	default:
-		if _, err := w.exec("UPDATE edges SET weight = ? WHERE src = ? AND dst = ? AND kind = ?", e.Weight, e.From, e.To, string(e.Kind)); err != nil {
-			return false, err
-		}
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, err
+	}
+	created := n == 1
+	if created {
+		e.CreatedAt = fromNanos(nanos(createdAt))
+	} else {
+		// The edge exists: update its weight and report its origin and time.
 		var origin string
-		if err := w.queryRow("SELECT origin FROM edges WHERE src = ? AND dst = ? AND kind = ?", e.From, e.To, string(e.Kind)).Scan(&origin); err != nil {
+		var at int64
+		err := w.queryRow("UPDATE edges SET weight = ? WHERE src = ? AND dst = ? AND kind = ? RETURNING origin, created_at",
+			e.Weight, e.From, e.To, string(e.Kind)).Scan(&origin, &at)
+		if err != nil {
 			return false, err
 		}
-		e.Origin, e.CreatedAt = origin, fromNanos(createdAt)
+		e.Origin, e.CreatedAt = origin, fromNanos(at)
 	}
 	if e.Kind == holomem.EdgeSupersedes {
 		if _, err := w.exec("UPDATE facts SET superseded_by = ? WHERE id = ?", e.From, e.To); err != nil {
 			return false, err
 		}
+		w.refs[e.To] = factRef{namespace: to.namespace, supersededBy: e.From}
 	}
 	return created, nil
 }

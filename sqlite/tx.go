@@ -24,6 +24,8 @@ type wtx struct {
 	// imports mention the same names over and over), keyed by namespace
 	// and entity key. pruneEntities clears it.
 	entities map[entityCacheKey]entityRef
+	// refs caches the facts edges touch (see factRef).
+	refs map[int64]factRef
 }
 
 type entityCacheKey struct{ namespace, key string }
