@@ -35,6 +35,9 @@ func (s *Server) link(ctx context.Context, in LinkInput) (*LinkOutput, error) {
 	if err := e.Validate(); err != nil {
 		return nil, fmt.Errorf("link: %w", err)
 	}
+	if holomem.IsHNSWKind(e.Kind) {
+		return nil, fmt.Errorf("link: %w: kind %q is reserved for the vector index", holomem.ErrInvalid, e.Kind)
+	}
 	for _, id := range []int64{in.From, in.To} {
 		if _, err := s.factIn(ctx, ns, id); err != nil {
 			return nil, fmt.Errorf("link: %w", err)

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/holomem/holomem"
 )
@@ -65,7 +66,7 @@ type IDInput struct {
 // GetOutput is what the get tool returns.
 type GetOutput struct {
 	Fact  *holomem.Fact   `json:"fact"`
-	Edges []*holomem.Edge `json:"edges,omitempty" jsonschema:"links to and from the fact (causal, supersedes, similar_to, ...)"`
+	Edges []*holomem.Edge `json:"edges,omitempty" jsonschema:"links to and from the fact (causal, temporal, supersedes, user kinds); the vector index's own edges are left out"`
 }
 
 func (s *Server) get(ctx context.Context, in IDInput) (*GetOutput, error) {
@@ -77,6 +78,11 @@ func (s *Server) get(ctx context.Context, in IDInput) (*GetOutput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("get %d: edges: %w", f.ID, err)
 	}
+	// The vector index's edges are structure, not meaning: they would only
+	// cost the agent context.
+	edges = slices.DeleteFunc(edges, func(e *holomem.Edge) bool {
+		return e.Origin == holomem.OriginHNSW || holomem.IsHNSWKind(e.Kind)
+	})
 	return &GetOutput{Fact: slim(f), Edges: edges}, nil
 }
 

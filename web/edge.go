@@ -38,6 +38,9 @@ func (s *Server) handleCreateEdge(w http.ResponseWriter, r *http.Request) error 
 	if err := e.Validate(); err != nil {
 		return err
 	}
+	if err := notIndexKind(e.Kind); err != nil {
+		return err
+	}
 	if err := s.bothIn(r, e.From, e.To); err != nil {
 		return err
 	}
@@ -73,6 +76,9 @@ func (s *Server) handleDeleteEdge(w http.ResponseWriter, r *http.Request) error 
 	if err := req.Kind.Validate(); err != nil {
 		return err
 	}
+	if err := notIndexKind(req.Kind); err != nil {
+		return err
+	}
 	if err := s.bothIn(r, req.From, req.To); err != nil {
 		return err
 	}
@@ -93,6 +99,15 @@ func (s *Server) bothIn(r *http.Request, from, to int64) error {
 		if _, err := s.factIn(r.Context(), ns, id); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// notIndexKind refuses the HNSW layer kinds: the vector index owns those
+// edges and rebuilds them; a hand-made one would corrupt its search.
+func notIndexKind(k holomem.EdgeKind) error {
+	if holomem.IsHNSWKind(k) {
+		return fmt.Errorf("%w: kind %q is reserved for the vector index", holomem.ErrInvalid, k)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/holomem/holomem"
 )
@@ -231,7 +232,8 @@ func (s *Server) handleSupersede(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// EdgeList is the body of GET /api/facts/{id}/edges.
+// EdgeList is the body of GET /api/facts/{id}/edges: the fact's edges in
+// both directions, without the HNSW layer kinds unless ?kind= names one.
 type EdgeList struct {
 	Edges []*holomem.Edge `json:"edges"`
 }
@@ -249,12 +251,17 @@ func (s *Server) handleFactEdges(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	filter := holomem.EdgeFilter{FactID: id, Limit: limit}
-	if k := r.URL.Query().Get("kind"); k != "" {
+	k := r.URL.Query().Get("kind")
+	if k != "" {
 		filter.Kinds = []holomem.EdgeKind{holomem.EdgeKind(k)}
 	}
 	edges, err := s.store.FindEdges(r.Context(), filter)
 	if err != nil {
 		return fmt.Errorf("edges of %d: %w", id, err)
+	}
+	if k == "" {
+		// The HNSW layers are index structure; ask for them by ?kind=.
+		edges = slices.DeleteFunc(edges, func(e *holomem.Edge) bool { return holomem.IsHNSWKind(e.Kind) })
 	}
 	if edges == nil {
 		edges = []*holomem.Edge{}

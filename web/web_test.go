@@ -225,6 +225,8 @@ func TestServer_Errors(t *testing.T) {
 		{"EdgeSelfLoop", "POST", "/api/edges", map[string]any{"from": id, "to": id, "kind": "causal"}, 400, "invalid"},
 		{"EdgeUnknownFact", "POST", "/api/edges", map[string]any{"from": id, "to": 999999, "kind": "causal"}, 404, "not_found"},
 		{"EdgeBadKind", "POST", "/api/edges", map[string]any{"from": id, "to": 999999, "kind": "NO"}, 400, "invalid"},
+		{"EdgeIndexKind", "POST", "/api/edges", map[string]any{"from": id, "to": id + 1, "kind": "hnsw_l1"}, 400, "invalid"},
+		{"DeleteEdgeIndexKind", "DELETE", fmt.Sprintf("/api/edges?from=%d&to=%d&kind=hnsw_l3", id, id+1), nil, 400, "invalid"},
 		{"DeleteEdgeMissing", "DELETE", fmt.Sprintf("/api/edges?from=%d&to=%d&kind=causal", id, id+1), nil, 404, "not_found"},
 		{"DeleteEdgeBadID", "DELETE", "/api/edges?from=x&to=1&kind=causal", nil, 400, "invalid"},
 		{"SupersedeUnknown", "POST", "/api/supersede", map[string]any{"old": id, "new": 999999}, 404, "not_found"},
