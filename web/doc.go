@@ -24,7 +24,7 @@
 //	POST   /api/edges                 {"from":1,"to":2,"kind":"causal","weight":1}
 //	DELETE /api/edges                 ?from=&to=&kind= (or the same as a JSON body)
 //	GET    /api/stats                 holomem.Stats
-//	GET    /healthz                   {"status":"ok"}, never behind the token
+//	GET    /healthz                   {"status":"ok","version":"..."}, never behind the token
 //
 // # Namespaces
 //

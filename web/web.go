@@ -50,6 +50,8 @@ type Options struct {
 	// Logger receives internal errors, which clients never see; nil means
 	// slog.Default().
 	Logger *slog.Logger
+	// Version is reported by /healthz; "" leaves it out.
+	Version string
 }
 
 // Server is the HTTP JSON API over a [holomem.Memory] and its
@@ -216,7 +218,11 @@ func bearerToken(h string) (string, bool) {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	h := map[string]string{"status": "ok"}
+	if s.opts.Version != "" {
+		h["version"] = s.opts.Version
+	}
+	writeJSON(w, http.StatusOK, h)
 }
 
 // Transport errors that are not domain errors.

@@ -294,7 +294,7 @@ func TestServer_Entities(t *testing.T) {
 }
 
 func TestServer_EdgesAndSupersede(t *testing.T) {
-	e := newEnv(t, web.Options{})
+	e := newEnv(t, web.Options{Version: "v9"})
 	issue := e.remember("Issue #42: login fails when the password has a quote").Fact.ID
 	fix := e.remember("PR #43 fixes #42 by escaping quotes").Fact.ID
 
@@ -338,7 +338,7 @@ func TestServer_EdgesAndSupersede(t *testing.T) {
 		t.Errorf("stats: facts %d edges %v", st.Facts, st.Edges)
 	}
 	h := ok[map[string]string](t, e.do("GET", "/healthz", nil), http.StatusOK)
-	if h["status"] != "ok" {
+	if h["status"] != "ok" || h["version"] != "v9" {
 		t.Errorf("healthz: %v", h)
 	}
 }
