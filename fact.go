@@ -91,12 +91,15 @@ func (f *Fact) Normalize() {
 	}
 }
 
-// NormalizeTags trims, lower-cases and de-duplicates tags, keeping their order.
+// NormalizeTags trims, lower-cases, joins inner words with '-' and
+// de-duplicates tags, keeping their order.
 func NormalizeTags(tags []string) []string {
 	var out []string
 	seen := make(map[string]bool, len(tags))
 	for _, t := range tags {
 		t = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "#")))
+		// Tags are stored space-separated, so inner whitespace becomes '-'.
+		t = strings.Join(strings.Fields(t), "-")
 		if t == "" || seen[t] {
 			continue
 		}

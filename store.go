@@ -15,7 +15,8 @@ type Store interface {
 	// CreateFact stores f after normalising and validating it, and fills its
 	// ID, timestamps and entities. When the namespace already holds the same
 	// content (or the same external key) it loads the existing fact into f and
-	// returns created == false. Returns ErrInvalid for bad input.
+	// returns created == false. Non-zero CreatedAt/UpdatedAt and counters
+	// are kept (imports restore them). Returns ErrInvalid for bad input.
 	CreateFact(ctx context.Context, f *Fact) (created bool, err error)
 	// CreateFacts stores many facts in one transaction (bulk import), with
 	// the same duplicate rules as CreateFact, and returns which were new.
@@ -66,7 +67,8 @@ type Store interface {
 	// SetEmbeddings stores vectors made by model for the given facts.
 	SetEmbeddings(ctx context.Context, model string, vecs map[int64][]float32) error
 	// ScanEmbeddings calls fn with every vector of model in the namespace
-	// ("" = all namespaces) in id order; fn must not keep v.
+	// ("" = all namespaces) in id order, superseded facts included; fn must
+	// not keep v.
 	ScanEmbeddings(ctx context.Context, namespace, model string, fn func(id int64, v []float32) error) error
 
 	// CreateEdge stores an edge; created is false if it already existed
