@@ -84,7 +84,7 @@ index every --refresh so facts written by other processes appear.`,
 			}
 			log.Info("warm", "took", time.Since(t0).Round(time.Millisecond), "channels", m.Channels())
 			mcpSrv := mcpserver.New(m, m.Store(), mcpserver.Options{Namespace: a.ns(), Version: version, Model: a.modelID(), Logger: log})
-			h := web.NewServer(m, m.Store(), web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log})
+			h := web.NewServer(m, m.Store(), web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log, Version: version})
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return fmt.Errorf("listen %s: %w", addr, err)
