@@ -68,9 +68,11 @@ type encodeScratch struct {
 }
 
 // Load reads the tokenizer of a model directory. It prefers tokenizer.json
-// and falls back to sentencepiece.bpe.model. It returns an error wrapping
-// holomem.ErrNotFound if neither file exists, and one wrapping
-// holomem.ErrInvalid if the file is corrupt or unsupported.
+// and falls back to sentencepiece.bpe.model when there is none; a
+// tokenizer.json that exists but is corrupt or unsupported is an error, not
+// a reason to fall back. It returns an error wrapping holomem.ErrNotFound if
+// neither file exists, and one wrapping holomem.ErrInvalid if the file is
+// corrupt or unsupported.
 func Load(dir string) (*Tokenizer, error) {
 	data, err := os.ReadFile(filepath.Join(dir, TokenizerJSONFile))
 	if err == nil {
