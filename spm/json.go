@@ -76,9 +76,10 @@ type hfComponent struct {
 // Precompiled normalizer, Metaspace pre-tokenizer, <s> $A </s>
 // post-processor). Native ids and model ids are both vocabulary positions.
 // Files with another model type or with normalizers this package cannot
-// reproduce return an error wrapping holomem.ErrInvalid.
+// reproduce return an error wrapping holomem.ErrInvalid. The Tokenizer
+// keeps no reference to data, which must not change during the call.
 func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
-	hf, vocab, err := parseHF(string(data))
+	hf, vocab, err := parseHF(borrowString(data))
 	if err != nil {
 		return nil, err
 	}

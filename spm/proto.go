@@ -170,9 +170,7 @@ func parseModelProto(s string) (*modelProto, error) {
 		removeExtraWS:  true,
 		escapeWS:       true,
 	}
-	// A rough count of pieces avoids regrowing a 250k-entry slice: a piece
-	// message takes at least 9 bytes (tag, length, piece tag, score).
-	m.pieces = make([]piece, 0, min(len(s)/16+1, 1<<20))
+	m.pieces = make([]piece, 0, countPieces(s))
 	w := wire{s: s}
 	for !w.done() {
 		field, typ, err := w.tag()
@@ -222,6 +220,23 @@ func parseModelProto(s string) (*modelProto, error) {
 		}
 	}
 	return m, nil
+}
+
+// countPieces counts the top-level pieces fields so the slice is allocated
+// once; a malformed message stops the count (parseModelProto reports it).
+func countPieces(s string) int {
+	w := wire{s: s}
+	n := 0
+	for !w.done() {
+		field, typ, err := w.tag()
+		if err != nil || w.skip(typ) != nil {
+			break
+		}
+		if field == 1 {
+			n++
+		}
+	}
+	return n
 }
 
 func parsePiece(s string) (piece, error) {

@@ -336,3 +336,45 @@ func TestFromTokenizerJSON_NoAddedTokens(t *testing.T) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
+
+// TestTokenizer_KeepsNoInput: the constructors read their input in place,
+// so a Tokenizer must not depend on it afterwards.
+func TestTokenizer_KeepsNoInput(t *testing.T) {
+	model, err := os.ReadFile("testdata/fixture.model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := spm.ConvertToTokenizerJSON(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentences := readLines(t, "sentences.txt")[:300]
+	for _, c := range []struct {
+		name string
+		data []byte
+		load func([]byte) (*spm.Tokenizer, error)
+	}{
+		{"ModelProto", model, spm.FromModelProto},
+		{"TokenizerJSON", js, spm.FromTokenizerJSON},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tok, err := c.load(c.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want [][]int32
+			for _, s := range sentences {
+				ids, _ := tok.EncodeForModel(s, 0)
+				want = append(want, ids)
+			}
+			for i := range c.data {
+				c.data[i] = 0xff
+			}
+			for i, s := range sentences {
+				if got, _ := tok.EncodeForModel(s, 0); !slices.Equal(got, want[i]) {
+					t.Fatalf("sentence %d changed after the input was overwritten", i)
+				}
+			}
+		})
+	}
+}

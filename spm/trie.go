@@ -36,7 +36,6 @@ type trieNode struct {
 	first int32 // id of the first child
 	val   int32 // value of the key ending here, -1 if none
 	tail  int32 // sorted key this node alone leads to, else -1
-	depth int32 // bytes from the root; a tail matches from its key's byte depth
 	num   uint16
 }
 
@@ -88,13 +87,13 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 	// prefix. Depth-first expansion keeps a subtree's keys in cache;
 	// children of a node get consecutive ids because they are created
 	// together.
-	type task struct{ n, lo, hi int32 }
-	stack := []task{{0, 0, int32(len(keys))}}
+	type task struct{ n, lo, hi, depth int32 }
+	stack := []task{{0, 0, int32(len(keys)), 0}}
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n, i, end := top.n, top.lo, top.hi
-		depth := uint32(t.nodes[n].depth)
+		depth := uint32(top.depth)
 		if n > 0 && end-i == 1 {
 			if t.off[i+1]-t.off[i] == depth {
 				t.nodes[n].val = t.val[i]
@@ -119,9 +118,9 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 			if n == 0 {
 				t.root[b] = int32(len(t.nodes))
 			}
-			t.nodes = append(t.nodes, trieNode{val: -1, tail: -1, depth: int32(depth + 1)})
+			t.nodes = append(t.nodes, trieNode{val: -1, tail: -1})
 			t.labels = append(t.labels, b)
-			stack = append(stack, task{int32(len(t.nodes) - 1), i, j})
+			stack = append(stack, task{int32(len(t.nodes) - 1), i, j, int32(depth + 1)})
 			t.nodes[n].num++
 			i = j
 		}
@@ -296,10 +295,11 @@ func (t *trie) child(n int32, b byte) int32 {
 	return -1
 }
 
-// tailOf returns the unmatched rest of the single key below nd and its value.
-func (t *trie) tailOf(nd *trieNode) (string, int32) {
+// tailOf returns the rest, after the first depth bytes, of the single key
+// below nd, which is depth bytes from the root, and its value.
+func (t *trie) tailOf(nd *trieNode, depth int) (string, int32) {
 	p := nd.tail
-	return t.arena[t.off[p]+uint32(nd.depth) : t.off[p+1]], t.val[p]
+	return t.arena[t.off[p]+uint32(depth) : t.off[p+1]], t.val[p]
 }
 
 // prefixes calls fn for every key that is a prefix of s, shortest first,
@@ -315,7 +315,7 @@ func (t *trie) prefixes(s string, fn func(n int, val int32)) {
 			fn(i, nd.val)
 		}
 		if nd.tail >= 0 {
-			rest, v := t.tailOf(nd)
+			rest, v := t.tailOf(nd, i)
 			if strings.HasPrefix(s[i:], rest) {
 				fn(i+len(rest), v)
 			}

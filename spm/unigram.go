@@ -53,7 +53,7 @@ func (t *Tokenizer) viterbi(ids []int32, norm string, best []bestPath) ([]int32,
 				single = t.relax(best, start, i, nd.val, here, mblen) || single
 			}
 			if nd.tail >= 0 {
-				rest, v := t.pieces.tailOf(nd)
+				rest, v := t.pieces.tailOf(nd, i-start)
 				if size-i >= len(rest) && norm[i:i+len(rest)] == rest {
 					single = t.relax(best, start, i+len(rest), v, here, mblen) || single
 				}
