@@ -23,8 +23,8 @@ func ConvertToTokenizerJSON(model []byte) ([]byte, error) {
 	}
 	type pair [2]any
 	vocab := []pair{{"<s>", 0.0}, {"<pad>", 0.0}, {"</s>", 0.0}, {"<unk>", 0.0}}
-	for _, p := range m.pieces[3:] {
-		vocab = append(vocab, pair{p.text, float64(p.score)})
+	for i := 3; i < m.pieces.len(); i++ {
+		vocab = append(vocab, pair{m.pieces.text[i], float64(m.pieces.entry[i].score)})
 	}
 	vocab = append(vocab, pair{"<mask>", 0.0})
 	mask := len(vocab) - 1

@@ -86,27 +86,27 @@ func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
 	if hf.Model.Type != "Unigram" {
 		return nil, invalidJSON("model type %q is not Unigram", hf.Model.Type)
 	}
-	if len(vocab) == 0 {
+	if vocab.len() == 0 {
 		return nil, invalidJSON("vocab is missing or empty")
 	}
-	if hf.Model.UnkID == nil || *hf.Model.UnkID < 0 || *hf.Model.UnkID >= len(vocab) {
+	if hf.Model.UnkID == nil || *hf.Model.UnkID < 0 || *hf.Model.UnkID >= vocab.len() {
 		return nil, invalidJSON("unk_id missing or out of range")
 	}
-	vocab[*hf.Model.UnkID].typ = typeUnknown
+	vocab.entry[*hf.Model.UnkID].typ = typeUnknown
 	for _, a := range hf.AddedTokens {
-		if a.ID < 0 || a.ID >= len(vocab) || a.ID == *hf.Model.UnkID || vocab[a.ID].text != a.Content {
+		if a.ID < 0 || a.ID >= vocab.len() || a.ID == *hf.Model.UnkID || vocab.text[a.ID] != a.Content {
 			continue // an added token outside the Unigram vocabulary never comes from text here
 		}
 		if a.Special {
-			vocab[a.ID].typ = typeControl
+			vocab.entry[a.ID].typ = typeControl
 		} else {
-			vocab[a.ID].typ = typeUserDefined
+			vocab.entry[a.ID].typ = typeUserDefined
 		}
 	}
 	if hf.Model.ByteFallback {
-		for i := range vocab {
-			if _, ok := parseBytePiece(vocab[i].text); ok && vocab[i].typ == typeNormal {
-				vocab[i].typ = typeByte
+		for i, text := range vocab.text {
+			if _, ok := parseBytePiece(text); ok && vocab.entry[i].typ == typeNormal {
+				vocab.entry[i].typ = typeByte
 			}
 		}
 	}
@@ -115,12 +115,12 @@ func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
 	// added_tokens does not say they are special.
 	var pp framing
 	pp.bos, pp.eos = -1, -1
-	if err := pp.read(hf.PostProcessor, len(vocab)); err != nil {
+	if err := pp.read(hf.PostProcessor, vocab.len()); err != nil {
 		return nil, err
 	}
 	index := func(s string) int32 {
-		for i := range vocab {
-			if vocab[i].text == s {
+		for i, text := range vocab.text {
+			if text == s {
 				return int32(i)
 			}
 		}
@@ -131,7 +131,7 @@ func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
 	}
 	for _, id := range []int32{pp.bos, pp.eos} {
 		if id >= 0 && id != int32(*hf.Model.UnkID) {
-			vocab[id].typ = typeControl
+			vocab.entry[id].typ = typeControl
 		}
 	}
 
@@ -148,7 +148,7 @@ func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
 	}
 	t.bos, t.eos = pp.bos, pp.eos
 	t.pad = max(index("<pad>"), 0)
-	t.vocabSize = len(vocab)
+	t.vocabSize = vocab.len()
 	return t, nil
 }
 
@@ -300,9 +300,9 @@ func pairID(p []json.RawMessage, size int) (int32, error) {
 // of a 17 MB file, is read by a dedicated scanner in one pass; the small
 // parts go through encoding/json. Parts this package does not use are
 // skipped after a structural check.
-func parseHF(s string) (*hfTokenizer, []piece, error) {
+func parseHF(s string) (*hfTokenizer, pieceSet, error) {
 	hf := new(hfTokenizer)
-	var vocab []piece
+	var vocab pieceSet
 	p := jsonScanner{s: s}
 	field := func(dst any) error {
 		raw, ok := p.skip()
@@ -350,11 +350,11 @@ func parseHF(s string) (*hfTokenizer, []piece, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, pieceSet{}, err
 	}
 	p.space()
 	if p.i != len(s) {
-		return nil, nil, invalidJSON("trailing data at byte %d", p.i)
+		return nil, pieceSet{}, invalidJSON("trailing data at byte %d", p.i)
 	}
 	return hf, vocab, nil
 }
@@ -433,32 +433,32 @@ func (p *jsonScanner) skip() (string, bool) {
 // vocab reads [["piece", score], ...] without encoding/json's
 // per-element reflection: a 250k-entry vocabulary is most of the file.
 // Pieces without escapes are substrings of s.
-func (p *jsonScanner) vocab() ([]piece, error) {
+func (p *jsonScanner) vocab() (pieceSet, error) {
 	if !p.consume('[') {
-		return nil, invalidJSON("vocab is not an array")
+		return pieceSet{}, invalidJSON("vocab is not an array")
 	}
-	vocab := make([]piece, 0, (len(p.s)-p.i)/24+1)
+	vocab := newPieceSet((len(p.s)-p.i)/24 + 1)
 	if p.consume(']') {
-		return nil, invalidJSON("vocab is empty")
+		return pieceSet{}, invalidJSON("vocab is empty")
 	}
 	for {
 		if !p.consume('[') {
-			return nil, invalidJSON("vocab entry %d is not a pair", len(vocab))
+			return pieceSet{}, invalidJSON("vocab entry %d is not a pair", vocab.len())
 		}
 		text, ok := p.str()
 		if !ok || !p.consume(',') {
-			return nil, invalidJSON("vocab entry %d: bad piece", len(vocab))
+			return pieceSet{}, invalidJSON("vocab entry %d: bad piece", vocab.len())
 		}
 		score, ok := p.number()
 		if !ok || !p.consume(']') {
-			return nil, invalidJSON("vocab entry %d: bad score", len(vocab))
+			return pieceSet{}, invalidJSON("vocab entry %d: bad score", vocab.len())
 		}
-		vocab = append(vocab, piece{text: text, score: score, typ: typeNormal})
+		vocab.add(piece{text: text, score: score, typ: typeNormal})
 		if p.consume(']') {
 			break
 		}
 		if !p.consume(',') {
-			return nil, invalidJSON("vocab entry %d: expected , or ]", len(vocab))
+			return pieceSet{}, invalidJSON("vocab entry %d: expected , or ]", vocab.len())
 		}
 	}
 	return vocab, nil

@@ -23,18 +23,36 @@ const (
 // modelTypeUnigram is TrainerSpec.ModelType UNIGRAM, the only one supported.
 const modelTypeUnigram = 1
 
-// piece is one vocabulary entry.
+// piece is one vocabulary entry as parsed.
 type piece struct {
 	text  string
 	score float32
 	typ   pieceType
 }
 
+// pieceSet is a vocabulary in id order, kept as parallel slices so that
+// entry can become the Tokenizer's table without a copy.
+type pieceSet struct {
+	text  []string
+	entry []vocabEntry
+}
+
+func newPieceSet(n int) pieceSet {
+	return pieceSet{text: make([]string, 0, n), entry: make([]vocabEntry, 0, n)}
+}
+
+func (ps *pieceSet) add(p piece) {
+	ps.text = append(ps.text, p.text)
+	ps.entry = append(ps.entry, vocabEntry{score: p.score, typ: p.typ})
+}
+
+func (ps *pieceSet) len() int { return len(ps.text) }
+
 // modelProto holds the fields of a SentencePiece ModelProto that encoding
 // needs. Defaults are those of sentencepiece_model.proto (proto2), which
 // apply when a field is absent from the wire.
 type modelProto struct {
-	pieces []piece
+	pieces pieceSet
 
 	// TrainerSpec.
 	modelType       int64
@@ -170,7 +188,7 @@ func parseModelProto(s string) (*modelProto, error) {
 		removeExtraWS:  true,
 		escapeWS:       true,
 	}
-	m.pieces = make([]piece, 0, countPieces(s))
+	m.pieces = newPieceSet(countPieces(s))
 	w := wire{s: s}
 	for !w.done() {
 		field, typ, err := w.tag()
@@ -188,9 +206,9 @@ func parseModelProto(s string) (*modelProto, error) {
 			}
 			p, err := parsePiece(b)
 			if err != nil {
-				return nil, fmt.Errorf("piece %d: %w", len(m.pieces), err)
+				return nil, fmt.Errorf("piece %d: %w", m.pieces.len(), err)
 			}
-			m.pieces = append(m.pieces, p)
+			m.pieces.add(p)
 		case 2: // trainer_spec
 			if err := expect(field, typ, wireBytes); err != nil {
 				return nil, err

@@ -174,25 +174,18 @@ const (
 	fairseqUnk = 3
 )
 
-// newTokenizer builds the parts shared by both file formats.
-func newTokenizer(vocab []piece, n normalizer, byteFallback bool) (*Tokenizer, error) {
-	t := &Tokenizer{vocab: make([]vocabEntry, len(vocab)), norm: n, unkID: -1, byteFallback: byteFallback}
-	keys := make([]string, 0, len(vocab))
-	vals := make([]int32, 0, len(vocab))
+// newTokenizer builds the parts shared by both file formats. It takes
+// ownership of vocab.entry.
+func newTokenizer(vocab pieceSet, n normalizer, byteFallback bool) (*Tokenizer, error) {
+	t := &Tokenizer{vocab: vocab.entry, norm: n, unkID: -1, byteFallback: byteFallback}
 	var user []string
-	for i := range vocab {
-		p := &vocab[i]
-		t.vocab[i] = vocabEntry{score: p.score, typ: p.typ}
-		if p.text == "" {
+	for i, e := range vocab.entry {
+		if vocab.text[i] == "" {
 			return nil, corruptf("piece %d is empty", i)
 		}
-		switch p.typ {
-		case typeNormal, typeUserDefined, typeUnused:
-			keys = append(keys, p.text)
-			vals = append(vals, int32(i))
-			if p.typ == typeUserDefined {
-				user = append(user, p.text)
-			}
+		switch e.typ {
+		case typeUserDefined:
+			user = append(user, vocab.text[i])
 		case typeUnknown:
 			if t.unkID >= 0 {
 				return nil, corruptf("unknown piece defined twice (%d and %d)", t.unkID, i)
@@ -203,23 +196,30 @@ func newTokenizer(vocab []piece, n normalizer, byteFallback bool) (*Tokenizer, e
 	if t.unkID < 0 {
 		return nil, corruptf("no unknown piece")
 	}
+	inTrie := func(i int) bool {
+		switch vocab.entry[i].typ {
+		case typeNormal, typeUserDefined, typeUnused:
+			return true
+		}
+		return false
+	}
 	var err error
-	if t.pieces, err = buildTrie(keys, vals); err != nil {
+	if t.pieces, err = buildTrie(vocab.text, inTrie); err != nil {
 		return nil, corruptf("%v", err)
 	}
 	if len(user) > 0 {
-		if t.norm.user, err = buildTrie(user, make([]int32, len(user))); err != nil {
+		if t.norm.user, err = buildTrie(user, nil); err != nil {
 			return nil, corruptf("%v", err)
 		}
 	}
 	for b := range t.byteIDs {
 		t.byteIDs[b] = t.unkID
 	}
-	for i := range vocab {
-		if vocab[i].typ == typeByte {
-			b, ok := parseBytePiece(vocab[i].text)
+	for i, e := range vocab.entry {
+		if e.typ == typeByte {
+			b, ok := parseBytePiece(vocab.text[i])
 			if !ok {
-				return nil, corruptf("byte piece %q is not <0xXX>", vocab[i].text)
+				return nil, corruptf("byte piece %q is not <0xXX>", vocab.text[i])
 			}
 			t.byteIDs[b] = int32(i)
 		}

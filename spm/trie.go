@@ -39,30 +39,31 @@ type trieNode struct {
 	num   uint16
 }
 
-// buildTrie builds a trie over keys with vals[i] the value of keys[i].
-// Keys must be non-empty and distinct; the first violation is an error.
-func buildTrie(keys []string, vals []int32) (*trie, error) {
+// buildTrie builds a trie over the keys for which include (nil: all)
+// returns true; the value of keys[i] is i. Those keys must be non-empty and
+// distinct; the first violation is an error.
+func buildTrie(keys []string, include func(i int) bool) (*trie, error) {
 	t := &trie{}
 	for i := range t.root {
 		t.root[i] = -1
 	}
-	if len(keys) == 0 {
+	order, pre := sortKeys(keys, include)
+	if len(order) == 0 {
 		return t, nil
 	}
 	size := 0
-	for _, k := range keys {
-		if k == "" {
-			return nil, fmt.Errorf("empty piece")
+	for _, k := range order {
+		if keys[k] == "" {
+			return nil, fmt.Errorf("empty piece %d", k)
 		}
-		size += len(k)
+		size += len(keys[k])
 	}
-	order, pre := sortKeys(keys)
 	// Copy the keys into the arena in sorted order. This is the one pass of
 	// random reads; a key of at most 8 bytes comes from pre instead.
 	var arena strings.Builder
 	arena.Grow(size)
-	t.off = make([]uint32, len(keys)+1)
-	t.val = make([]int32, len(keys))
+	t.off = make([]uint32, len(order)+1)
+	t.val = order // a key's value is its index
 	for p, k := range order {
 		key := keys[k]
 		if l := len(key); l <= 8 {
@@ -73,14 +74,13 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 			arena.WriteString(key)
 		}
 		t.off[p+1] = uint32(arena.Len())
-		t.val[p] = vals[k]
 		if p > 0 && pre[p-1] == pre[p] && keys[order[p-1]] == key {
 			return nil, fmt.Errorf("piece %q defined twice", key)
 		}
 	}
 	t.arena = arena.String()
 
-	t.nodes = make([]trieNode, 1, len(keys)+len(keys)/2)
+	t.nodes = make([]trieNode, 1, len(order)+len(order)/2)
 	t.nodes[0] = trieNode{val: -1, tail: -1}
 	t.labels = make([]byte, 1, cap(t.nodes))
 	// Each pending node owns the sorted range lo:hi of the keys sharing its
@@ -88,7 +88,7 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 	// children of a node get consecutive ids because they are created
 	// together.
 	type task struct{ n, lo, hi, depth int32 }
-	stack := []task{{0, 0, int32(len(keys)), 0}}
+	stack := []task{{0, 0, int32(len(order)), 0}}
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -129,18 +129,21 @@ func buildTrie(keys []string, vals []int32) (*trie, error) {
 	return t, nil
 }
 
-// sortKeys returns the indexes of keys in lexicographic order, and for
+// sortKeys returns the indexes of the included keys (nil: all) in
+// lexicographic order, and for
 // each position the key's first 8 bytes as a big-endian number (zero
 // padded). An MSD radix sort orders those numbers, then runs that share
 // them are sorted on the next 8 bytes, and so on.
-func sortKeys(keys []string) (order []int32, pre []uint64) {
-	n := len(keys)
-	pre = make([]uint64, n)
-	order = make([]int32, n)
+func sortKeys(keys []string, include func(i int) bool) (order []int32, pre []uint64) {
+	pre = make([]uint64, 0, len(keys))
+	order = make([]int32, 0, len(keys))
 	for i, k := range keys {
-		pre[i] = prefix8(k, 0)
-		order[i] = int32(i)
+		if include == nil || include(i) {
+			pre = append(pre, prefix8(k, 0))
+			order = append(order, int32(i))
+		}
 	}
+	n := len(order)
 	tmpPre := make([]uint64, n)
 	radixSort(pre, order, tmpPre, make([]int32, n), 56)
 	rs := runSorter{keys: keys}
