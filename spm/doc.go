@@ -66,9 +66,10 @@
 // # Performance
 //
 // Loading builds a byte trie over the vocabulary from radix-sorted keys;
-// for a 250k-piece model (the size of XLM-R's) that took about 60 ms of CPU
-// (tokenizer.json: 75 ms) on a heavily shared 2-core machine, see
-// BenchmarkFromModelProto_250k; the result holds about 11 MB. Encoding a
+// for a 250k-piece model (the size of XLM-R's) that took about 40 ms of CPU
+// (tokenizer.json: 60 ms) on a heavily shared 2-core machine, see
+// BenchmarkFromModelProto_250k; the result holds about 10 MB. The input is
+// read in place, not copied. Encoding a
 // 1,000-word text takes about half a millisecond; a Tokenizer holds no
 // locks and pools its scratch buffers.
 //
