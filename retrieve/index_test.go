@@ -64,6 +64,10 @@ func newIndexFixture(t *testing.T, n, exactBelow int) *indexFixture {
 	t.Helper()
 	emb := &fixtureEmbedder{dim: indexDim, vecs: map[string][]float32{}}
 	opts := retrieve.Options{Embedder: emb, ExactBelow: exactBelow}
+	if raceEnabled {
+		// Fewer links to store: SQLite writes are the slow part under -race.
+		opts.GraphM = 8
+	}
 	m, s := testutil.MustOpenMemory(t, opts)
 	fx := &indexFixture{emb: emb, store: s, mem: m, opts: opts}
 	fx.add(t, m, 1, n)
@@ -181,13 +185,13 @@ func hnswEdges(t *testing.T, s holomem.Store) []string {
 // TestSemantic_ExactBelowThreshold: a namespace smaller than ExactBelow is
 // scanned exactly, graph or not.
 func TestSemantic_ExactBelowThreshold(t *testing.T) {
-	fx := newIndexFixture(t, 300, 0)
+	fx := newIndexFixture(t, 150, 0)
 	if _, err := fx.mem.BuildGraph(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
 	sameAsExact(t, fx.mem, fx.facts, 7, "exact")
-	if st := status(t, fx.mem); st.Mode != "exact" || st.Nodes != 300 {
-		t.Errorf("status = %+v, want exact mode over a 300-node graph", st)
+	if st := status(t, fx.mem); st.Mode != "exact" || st.Nodes != 150 {
+		t.Errorf("status = %+v, want exact mode over a 150-node graph", st)
 	}
 }
 
@@ -196,8 +200,8 @@ func TestSemantic_ExactBelowThreshold(t *testing.T) {
 // fresh Memory that loads the persisted graph, and incremental inserts.
 func TestSemantic_HNSW(t *testing.T) {
 	n := 3000
-	if testing.Short() {
-		n = 1000
+	if testing.Short() || raceEnabled {
+		n = 600
 	}
 	fx := newIndexFixture(t, n, 100)
 	ctx := t.Context()
@@ -318,7 +322,10 @@ func TestSemantic_HNSW(t *testing.T) {
 // load, reported, rebuilt in memory (or scanned exactly when too large),
 // and results stay correct; Close persists the repair.
 func TestSemantic_CorruptGraph(t *testing.T) {
-	const n = 400
+	n := 400
+	if raceEnabled {
+		n = 200
+	}
 	fx := newIndexFixture(t, n, 100)
 	ctx := t.Context()
 	if _, err := fx.mem.BuildGraph(ctx, nil); err != nil {
@@ -359,7 +366,7 @@ func TestSemantic_CorruptGraph(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, e := range es {
-				if hnsw.Level(e.From, hnsw.DefaultM) < 5 {
+				if hnsw.Level(e.From, graphM(fx.opts)) < 5 {
 					if err := fx.store.DeleteEdge(ctx, e.From, e.To, e.Kind); err != nil {
 						t.Fatal(err)
 					}
@@ -374,7 +381,7 @@ func TestSemantic_CorruptGraph(t *testing.T) {
 		{"WrongEntry", func(t *testing.T) {
 			m := meta()
 			m["entry"] = float64(fx.facts[0].ID)
-			if int64(m["entry"].(float64)) == fx.facts[0].ID && hnsw.Level(fx.facts[0].ID, hnsw.DefaultM) > 0 {
+			if int64(m["entry"].(float64)) == fx.facts[0].ID && hnsw.Level(fx.facts[0].ID, graphM(fx.opts)) > 0 {
 				m["entry"] = float64(fx.facts[1].ID)
 			}
 			b, _ := json.Marshal(m)
@@ -440,7 +447,11 @@ func TestSemantic_CorruptGraph(t *testing.T) {
 // searches fall back to exact until the next build, which stores exactly
 // the edges of the first build (builds are deterministic).
 func TestSemantic_Canary(t *testing.T) {
-	fx := newIndexFixture(t, 600, 100)
+	n := 600
+	if raceEnabled {
+		n = 300
+	}
+	fx := newIndexFixture(t, n, 100)
 	ctx := t.Context()
 	if _, err := fx.mem.BuildGraph(ctx, nil); err != nil {
 		t.Fatal(err)
@@ -499,9 +510,6 @@ func TestSemantic_Dimensions(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := fx.open(t, fx.opts)
-	if _, err := m.BuildGraph(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
 	st := status(t, m)
 	if st.Vectors != 49 || len(st.Notes) == 0 || !strings.Contains(st.Notes[0], "skipped") {
 		t.Errorf("status = %+v, want 49 vectors and a note on the skipped one", st)
@@ -509,6 +517,13 @@ func TestSemantic_Dimensions(t *testing.T) {
 	if _, _, err := retrieve.SearchVector(ctx, m, holomem.DefaultNamespace, fx.facts[1].Embedding, 5); err != nil {
 		t.Error(err)
 	}
+}
+
+func graphM(o retrieve.Options) int {
+	if o.GraphM > 0 {
+		return o.GraphM
+	}
+	return hnsw.DefaultM
 }
 
 func nanValue() float64 {

@@ -1,0 +1,7 @@
+//go:build race
+
+package retrieve_test
+
+// raceEnabled shrinks the index tests: the race detector slows graph
+// builds and SQLite writes about 10x.
+const raceEnabled = true
