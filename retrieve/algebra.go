@@ -53,7 +53,7 @@ func (m *Memory) Related(ctx context.Context, namespace, entity string, limit in
 	pk := hrr.ProbeKey(key)
 	floor := hrr.NoiseFloor(hrr.DefaultSigmas)
 	var items []hrr.Item
-	err := m.store.ScanHRR(ctx, namespace, false, func(id int64, v []byte) error {
+	err := m.hrr.scan(ctx, namespace, func(id int64, v []byte) error {
 		if hrr.Check(v) == nil && pk.Score(v) >= floor {
 			items = append(items, hrr.Item{ID: id, HRR: slices.Clone(v)})
 		}
@@ -124,7 +124,7 @@ func (m *Memory) scanAlgebra(ctx context.Context, namespace string, keys []*hrr.
 	}
 	floor := hrr.NoiseFloor(hrr.DefaultSigmas)
 	var scored []hrr.Scored
-	err := m.store.ScanHRR(ctx, namespace, false, func(id int64, v []byte) error {
+	err := m.hrr.scan(ctx, namespace, func(id int64, v []byte) error {
 		if hrr.Check(v) != nil {
 			return nil
 		}

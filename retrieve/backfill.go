@@ -64,6 +64,9 @@ func (m *Memory) backfillHRR(ctx context.Context, progress Progress) (int, error
 			if _, err := m.store.UpdateFact(ctx, f.ID, holomem.FactUpdate{HRR: v}); err != nil {
 				return changed, fmt.Errorf("backfill hrr of fact %d: %w", f.ID, err)
 			}
+			if f.SupersededBy == 0 {
+				m.hrr.put(f.Namespace, f.ID, v)
+			}
 			changed++
 		}
 		done += len(facts)

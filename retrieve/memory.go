@@ -77,6 +77,7 @@ type Memory struct {
 	log   *slog.Logger
 
 	sem *semanticIndex // nil without an embedder
+	hrr *hrrCache
 
 	mu struct {
 		sync.Mutex
@@ -118,7 +119,7 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	m := &Memory{store: store, emb: opts.Embedder, opts: opts, log: opts.Logger}
+	m := &Memory{store: store, emb: opts.Embedder, opts: opts, log: opts.Logger, hrr: newHRRCache(store)}
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
@@ -133,6 +134,7 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 // processes (a CLI `add` next to a running server) become searchable; a
 // long-running server calls it periodically (its TTL bounds staleness).
 func (m *Memory) Refresh(ctx context.Context) error {
+	m.hrr.reset()
 	if m.sem == nil {
 		return nil
 	}
@@ -293,6 +295,9 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 		return nil, err
 	}
 	m.forgetAliases(f.Namespace, f.Content)
+	if created {
+		m.hrr.put(f.Namespace, f.ID, f.HRR)
+	}
 	out := &holomem.Remembered{Fact: f, Created: created}
 	if !created {
 		return out, nil
@@ -360,6 +365,7 @@ func (m *Memory) Update(ctx context.Context, id int64, upd holomem.FactUpdate) (
 	}
 	if upd.Content != nil {
 		m.forgetAliases(f.Namespace, f.Content)
+		m.hrr.put(f.Namespace, f.ID, upd.HRR)
 	}
 	if old != nil && old.Content != f.Content && m.emb != nil {
 		v, err := m.embedOne(ctx, f.Content)
@@ -384,6 +390,7 @@ func (m *Memory) Forget(ctx context.Context, id int64) error {
 	if err := m.store.DeleteFact(ctx, id); err != nil {
 		return err
 	}
+	m.hrr.drop(f.Namespace, id)
 	if m.sem != nil {
 		m.sem.remove(f.Namespace, id)
 	}
@@ -397,7 +404,13 @@ func (m *Memory) Feedback(ctx context.Context, id int64, helpful bool) (*holomem
 
 // Supersede records that newer replaces older; older leaves recall.
 func (m *Memory) Supersede(ctx context.Context, older, newer int64) error {
-	return m.store.Supersede(ctx, older, newer)
+	if err := m.store.Supersede(ctx, older, newer); err != nil {
+		return err
+	}
+	if f, err := m.store.FindFactByID(ctx, older); err == nil {
+		m.hrr.drop(f.Namespace, older)
+	}
+	return nil
 }
 
 func (m *Memory) embedOne(ctx context.Context, s string) ([]float32, error) {
@@ -454,8 +467,11 @@ func (m *Memory) Import(ctx context.Context, facts []*holomem.Fact) ([]bool, err
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range facts {
+	for i, f := range facts {
 		m.forgetAliases(f.Namespace, f.Content)
+		if created[i] {
+			m.hrr.put(f.Namespace, f.ID, f.HRR)
+		}
 	}
 	if m.emb == nil {
 		return created, nil

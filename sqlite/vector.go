@@ -54,7 +54,11 @@ func (s *Store) ScanHRR(ctx context.Context, namespace string, includeSuperseded
 	q := "SELECT id, hrr FROM facts WHERE hrr IS NOT NULL"
 	var args []any
 	if namespace = strings.TrimSpace(namespace); namespace != "" {
-		q += " AND namespace = ?"
+		// The unary + keeps SQLite from using the namespace index: that
+		// plan reads rows out of id order and then sorts 10k+ blobs in a
+		// temporary b-tree (measured 95 ms per 10k-fact probe); a scan in
+		// rowid order needs no sort.
+		q += " AND +namespace = ?"
 		args = append(args, namespace)
 	}
 	if !includeSuperseded {
@@ -128,10 +132,10 @@ func (s *Store) SetEmbeddings(ctx context.Context, model string, vecs map[int64]
 // models are never returned. fn must not keep v; an error from fn stops the
 // scan and is returned.
 func (s *Store) ScanEmbeddings(ctx context.Context, namespace, model string, fn func(id int64, v []float32) error) error {
-	q := "SELECT id, embedding FROM facts WHERE model_id = ? AND embedding IS NOT NULL"
+	q := "SELECT id, embedding FROM facts WHERE +model_id = ? AND embedding IS NOT NULL"
 	args := []any{model}
 	if namespace = strings.TrimSpace(namespace); namespace != "" {
-		q += " AND namespace = ?"
+		q += " AND +namespace = ?" // a rowid-order scan, no sort (see ScanHRR)
 		args = append(args, namespace)
 	}
 	q += " ORDER BY id"

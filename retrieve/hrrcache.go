@@ -1,0 +1,118 @@
+package retrieve
+
+import (
+	"context"
+	"sync"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/hrr"
+)
+
+// hrrCache keeps each namespace's compact HRR vectors (1 KB per fact) in
+// one contiguous slab, loaded on the first probe/related/reason and kept in
+// sync by the Memory's writes, so the algebra scans memory instead of
+// decoding every row from SQLite (38 ms vs ~5 ms per probe at 10k facts).
+// Superseded facts are left out, as the algebra ignores them.
+type hrrCache struct {
+	store holomem.Store
+
+	mu     sync.RWMutex
+	spaces map[string]*hrrSpace
+}
+
+type hrrSpace struct {
+	ids  []int64
+	pos  map[int64]int
+	data []byte // len(ids) * hrr.EncodedLen
+}
+
+func newHRRCache(store holomem.Store) *hrrCache {
+	return &hrrCache{store: store, spaces: map[string]*hrrSpace{}}
+}
+
+// scan calls fn for every cached vector of the namespace, loading it first
+// if needed. fn runs under the read lock and must not keep v.
+func (c *hrrCache) scan(ctx context.Context, ns string, fn func(id int64, v []byte) error) error {
+	c.mu.RLock()
+	sp := c.spaces[ns]
+	c.mu.RUnlock()
+	if sp == nil {
+		fresh := &hrrSpace{pos: map[int64]int{}}
+		err := c.store.ScanHRR(ctx, ns, false, func(id int64, v []byte) error {
+			if hrr.Check(v) == nil {
+				fresh.add(id, v)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		c.mu.Lock()
+		if sp = c.spaces[ns]; sp == nil {
+			c.spaces[ns], sp = fresh, fresh
+		}
+		c.mu.Unlock()
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for i, id := range sp.ids {
+		if err := fn(id, sp.data[i*hrr.EncodedLen:(i+1)*hrr.EncodedLen]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (sp *hrrSpace) add(id int64, v []byte) {
+	if i, ok := sp.pos[id]; ok {
+		copy(sp.data[i*hrr.EncodedLen:], v)
+		return
+	}
+	sp.pos[id] = len(sp.ids)
+	sp.ids = append(sp.ids, id)
+	sp.data = append(sp.data, v...)
+}
+
+// put records a new or changed vector; a namespace not loaded yet will
+// read it from the store when it loads.
+func (c *hrrCache) put(ns string, id int64, v []byte) {
+	if hrr.Check(v) != nil {
+		c.drop(ns, id)
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sp := c.spaces[ns]; sp != nil {
+		sp.add(id, v)
+	}
+}
+
+// drop removes a fact (deleted or superseded).
+func (c *hrrCache) drop(ns string, id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sp := c.spaces[ns]
+	if sp == nil {
+		return
+	}
+	i, ok := sp.pos[id]
+	if !ok {
+		return
+	}
+	last := len(sp.ids) - 1
+	if i != last {
+		sp.ids[i] = sp.ids[last]
+		copy(sp.data[i*hrr.EncodedLen:(i+1)*hrr.EncodedLen], sp.data[last*hrr.EncodedLen:])
+		sp.pos[sp.ids[i]] = i
+	}
+	sp.ids = sp.ids[:last]
+	sp.data = sp.data[:last*hrr.EncodedLen]
+	delete(sp.pos, id)
+}
+
+// reset forgets everything (Refresh: another process may have written).
+func (c *hrrCache) reset() {
+	c.mu.Lock()
+	c.spaces = map[string]*hrrSpace{}
+	c.mu.Unlock()
+}
