@@ -163,3 +163,17 @@ func BenchmarkRemember(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "facts/s")
 }
+
+// BenchmarkRemember10k measures one-by-one writes into a 10k-fact store
+// (hygiene searches grow with the store).
+func BenchmarkRemember10k(b *testing.B) {
+	m := benchMemory(b, 10_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := m.Remember(b.Context(), synth.Fact(14, i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "facts/s")
+}

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/text"
@@ -11,6 +12,10 @@ import (
 
 const (
 	hygieneCandidates = 20
+	// hygieneEntities bounds the entities whose facts are checked.
+	hygieneEntities = 5
+	// hygieneTerms bounds the words of the duplicate search.
+	hygieneTerms = 12
 	// contradictionJaccard is the token overlap from which two facts about
 	// the same entities are taken to talk about the same thing ("Alice
 	// prefers dark mode" vs "Alice prefers light mode" overlap 0.6; "Alice
@@ -22,13 +27,31 @@ const (
 // about the same entities that say something different (likely
 // contradictions: candidates for supersede). qv is f's embedding or nil.
 func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (dups, contras []holomem.Hit, err error) {
-	matches, err := m.store.SearchText(ctx, f.Namespace, f.Content, hygieneCandidates)
-	if err != nil {
-		return nil, nil, err
-	}
 	cands := map[int64]*candidate{}
-	for _, mt := range matches {
-		cands[mt.ID] = &candidate{scores: holomem.Scores{FTS: mt.Score}}
+	if q := hygieneQuery(f.Content); q != "" {
+		matches, err := m.store.SearchText(ctx, f.Namespace, q, hygieneCandidates)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, mt := range matches {
+			cands[mt.ID] = &candidate{scores: holomem.Scores{FTS: mt.Score}}
+		}
+	}
+	// Facts about the same entities are the contradiction candidates even
+	// when they share few words.
+	for i, e := range text.Entities(f.Content) {
+		if i == hygieneEntities {
+			break
+		}
+		ids, err := m.store.FactIDsByEntity(ctx, f.Namespace, e.Name)
+		if err != nil && !isNotFound(err) {
+			return nil, nil, err
+		}
+		for _, id := range ids[max(0, len(ids)-hygieneCandidates):] {
+			if cands[id] == nil {
+				cands[id] = &candidate{}
+			}
+		}
 	}
 	if qv != nil {
 		near, err := m.sem.search(ctx, f.Namespace, qv, hygieneCandidates/2)
@@ -80,6 +103,25 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 	sortHits(dups)
 	sortHits(contras)
 	return dups, contras, nil
+}
+
+// hygieneQuery keeps the content words that can tell facts apart: short
+// words ("the", "is", "в") match most of a store, and an any-term search
+// over them would rank thousands of facts on every write.
+func hygieneQuery(content string) string {
+	var keep []string
+	seen := map[string]bool{}
+	for _, t := range text.Tokens(content) {
+		if len([]rune(t)) < 4 || seen[t] {
+			continue
+		}
+		seen[t] = true
+		keep = append(keep, t)
+		if len(keep) == hygieneTerms {
+			break
+		}
+	}
+	return strings.Join(keep, " ")
 }
 
 func entitySet(ents []text.Entity) map[string]bool {
