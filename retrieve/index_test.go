@@ -315,6 +315,21 @@ func TestSemantic_HNSW(t *testing.T) {
 		if slices.Contains(resIDs(got), f.ID) {
 			t.Errorf("forgotten fact %d still found: %v", f.ID, resIDs(got))
 		}
+		// PersistGraphs stores the in-memory edits; a fresh load has them.
+		if k, err := fx.mem.PersistGraphs(ctx); err != nil || k != 1 {
+			t.Fatalf("PersistGraphs = %d, %v; want 1", k, err)
+		}
+		if st := status(t, fx.mem); st.Unpersisted != 0 {
+			t.Errorf("after PersistGraphs status = %+v", st)
+		}
+		m4 := fx.open(t, fx.opts)
+		if st := status(t, m4); st.Mode != "hnsw" || st.Nodes != n || st.Delta != 1 || len(st.Notes) != 0 {
+			t.Errorf("after persisting, a fresh load: %+v; want %d nodes and delta 1", st, n)
+		}
+		got, _, err = retrieve.SearchVector(ctx, m4, holomem.DefaultNamespace, w, 5)
+		if err != nil || len(got) == 0 || got[0].ID != g.ID {
+			t.Fatalf("after persist and reload: %v, %v; want %d first", resIDs(got), err, g.ID)
+		}
 	})
 }
 
@@ -543,5 +558,43 @@ func TestSemantic_NoEmbedder(t *testing.T) {
 	}
 	if st, err := m.IndexStatus(ctx); st != nil || err != nil {
 		t.Errorf("IndexStatus = %v, %v", st, err)
+	}
+}
+
+// TestSemantic_SharedEdge: a graph link whose pair already has a
+// similar_to edge from another source leaves that edge alone (origin and
+// weight) and is recorded in the meta, so a load still finds the link.
+func TestSemantic_SharedEdge(t *testing.T) {
+	fx := newIndexFixture(t, 150, 100)
+	ctx := t.Context()
+	if _, err := fx.mem.BuildGraph(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	es, err := fx.store.FindEdges(ctx, holomem.EdgeFilter{Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}, Origin: holomem.OriginHNSW, Limit: 1})
+	if err != nil || len(es) != 1 {
+		t.Fatalf("FindEdges = %v, %v", es, err)
+	}
+	e := es[0]
+	if err := fx.store.DeleteEdge(ctx, e.From, e.To, e.Kind); err != nil {
+		t.Fatal(err)
+	}
+	user := &holomem.Edge{From: e.From, To: e.To, Kind: holomem.EdgeSimilar, Weight: 0.123, Origin: holomem.OriginUser}
+	if _, err := fx.store.CreateEdge(ctx, user); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fx.mem.BuildGraph(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := fx.store.FindEdges(ctx, holomem.EdgeFilter{From: e.From, To: e.To})
+	if err != nil || len(got) != 1 || got[0].Origin != holomem.OriginUser || got[0].Weight != 0.123 {
+		t.Errorf("user edge after the build = %+v, %v", got, err)
+	}
+	raw, _ := fx.store.Meta(ctx, "hnsw:default")
+	if !strings.Contains(raw, fmt.Sprintf(`"shared":[[%d,%d]]`, e.From, e.To)) {
+		t.Errorf("meta = %s, want the shared pair", raw)
+	}
+	m := fx.open(t, fx.opts)
+	if st := status(t, m); st.Mode != "hnsw" || len(st.Notes) != 0 || st.Nodes != 150 {
+		t.Errorf("reload status = %+v", st)
 	}
 }
