@@ -199,7 +199,7 @@ func (s *semanticIndex) modeLocked(sp *space) string {
 	switch {
 	case sp.fallback != "":
 		return modeFallback
-	case sp.graph == nil, sp.mat.Len() < s.cfg.exactBelow, !graphBuilt(sp.graph):
+	case s.cfg.noGraph, sp.graph == nil, sp.mat.Len() < s.cfg.exactBelow, !graphBuilt(sp.graph):
 		return modeExact
 	}
 	return modeHNSW
