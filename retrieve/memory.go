@@ -478,7 +478,13 @@ func (m *Memory) Import(ctx context.Context, facts []*holomem.Fact) ([]bool, err
 	}
 	var todo []*holomem.Fact
 	for i, f := range facts {
-		if created[i] {
+		switch {
+		case !created[i]:
+		case len(f.Embedding) == m.emb.Dim() && f.ModelID == m.emb.ModelID():
+			// The caller brought this model's vector (a JSONL export):
+			// the store kept it, so only the index needs it.
+			m.sem.upsert(f.Namespace, f.ID, f.Embedding)
+		default:
 			todo = append(todo, f)
 		}
 	}

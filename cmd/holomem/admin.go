@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/retrieve"
 )
 
 func (a *app) statsCmd() *cobra.Command {
@@ -102,6 +103,7 @@ func (a *app) doctorCmd() *cobra.Command {
 		Use: "doctor", Short: "Check the store: schema, counts, vectors, live channels, edge liveness", GroupID: "admin", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			a.useGraph = true
 			m, err := a.memory(ctx)
 			if err != nil {
 				return err
@@ -139,6 +141,28 @@ func (a *app) doctorCmd() *cobra.Command {
 				return err
 			}
 			r.Stale = stale
+			if m.Embedder() != nil {
+				idx, err := m.IndexStatus(ctx)
+				if err != nil {
+					return err
+				}
+				for i, st := range idx {
+					if st.Nodes > 0 && st.Mode == "hnsw" {
+						// The canary: ANN against exact on a sample, recorded.
+						if c, err := m.Canary(ctx, st.Namespace, 100); err == nil {
+							idx[i].Recall, idx[i].CanaryAt = c.Recall, c.At
+							if c.Tripped {
+								idx[i].Mode = "fallback"
+								r.Warnings = append(r.Warnings, fmt.Sprintf("namespace %s: ANN recall@10 %.2f < %.2f, searching exactly: run `holomem graph build`", st.Namespace, c.Recall, c.Min))
+							}
+						}
+					}
+					for _, n := range idx[i].Notes {
+						r.Warnings = append(r.Warnings, "namespace "+st.Namespace+": "+n)
+					}
+				}
+				r.Extra["vector_index"] = idx
+			}
 			hooks, err := s.InjectionStats(ctx, time.Now().Add(-24*time.Hour))
 			if err != nil {
 				return err
@@ -213,6 +237,15 @@ func printDoctor(w io.Writer, r *doctorReport) {
 	slices.Sort(keys)
 	for _, k := range keys {
 		switch v := r.Extra[k].(type) {
+		case []retrieve.IndexStatus:
+			for _, st := range v {
+				rec := "no canary yet"
+				if st.Recall >= 0 {
+					rec = fmt.Sprintf("canary recall@10 %.3f", st.Recall)
+				}
+				fmt.Fprintf(w, "vector index %s: %d vectors, mode %s, graph %d nodes / %d edges, delta %d, %s\n",
+					st.Namespace, st.Vectors, st.Mode, st.Nodes, st.Edges, st.Delta, rec)
+			}
 		case *holomem.InjectionStats:
 			fmt.Fprintf(w, "prompt hook, last 24 h: %d runs: %d injected, %d empty, %d timed out, %d failed (p50 %s, p99 %s)\n",
 				v.Total, v.Outcomes[hookInjected], v.Outcomes[hookEmpty], v.Outcomes[hookTimeout], v.Outcomes[hookFailed],

@@ -34,6 +34,11 @@ type app struct {
 	modelDir  string
 	noModel   bool
 
+	// useGraph lets the memory load HNSW graphs: long-running commands
+	// (serve, mcp, doctor, graph build) set it; a one-shot command scans
+	// exactly rather than read every graph edge to answer one query.
+	useGraph bool
+
 	store *sqlite.Store
 	mem   *retrieve.Memory
 	emb   *embed.Embedder
@@ -135,7 +140,10 @@ func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := retrieve.Options{Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	opts := retrieve.Options{
+		Logger:       slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		DisableGraph: !a.useGraph,
+	}
 	if emb, err := a.embedder(); err == nil {
 		opts.Embedder = emb
 	} else if !errors.Is(err, holomem.ErrNoEmbedder) {

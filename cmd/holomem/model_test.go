@@ -118,4 +118,36 @@ func TestCLI_ModelPullAndSemanticRecall(t *testing.T) {
 	if strings.Join(res.Channels, ",") != "fts,jaccard,hrr,semantic" || len(res.Hits) == 0 || res.Hits[0].Scores["semantic"] == 0 {
 		t.Errorf("recall with the model = %+v", res)
 	}
+
+	// Graph build over the stored vectors, then doctor reports the index.
+	for i := range 20 {
+		c.ok("--model-dir", models, "--model", "acme/tiny", "add", fmt.Sprintf("service %d listens on port %d", i, 8000+i))
+	}
+	var g struct {
+		Namespaces []struct {
+			Vectors int `json:"vectors"`
+			Edges   int `json:"edges"`
+		} `json:"namespaces"`
+	}
+	c.json(&g, "--model-dir", models, "--model", "acme/tiny", "graph", "build")
+	if len(g.Namespaces) != 1 || g.Namespaces[0].Vectors != 21 || g.Namespaces[0].Edges == 0 {
+		t.Errorf("graph build = %+v", g)
+	}
+	var doc2 struct {
+		Extra map[string]json.RawMessage `json:"extra"`
+	}
+	c.json(&doc2, "--model-dir", models, "--model", "acme/tiny", "doctor")
+	var idx []struct {
+		Vectors int    `json:"vectors"`
+		Nodes   int    `json:"nodes"`
+		Mode    string `json:"mode"`
+	}
+	json.Unmarshal(doc2.Extra["vector_index"], &idx)
+	if len(idx) != 1 || idx[0].Vectors != 21 || idx[0].Nodes != 21 {
+		t.Errorf("doctor vector index = %s", doc2.Extra["vector_index"])
+	}
+	// Derived index edges are not exported.
+	if out := c.ok("export"); strings.Contains(out, `"similar_to"`) || strings.Contains(out, "hnsw_l") {
+		t.Errorf("export carries HNSW edges:\n%s", out)
+	}
 }

@@ -39,6 +39,7 @@ func (a *app) mcpCmd() *cobra.Command {
 working directory (--global for the shared one). Logs go to stderr.`,
 		GroupID: "agents", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.useGraph = true
 			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err
@@ -73,6 +74,7 @@ index every --refresh so facts written by other processes appear.`,
 				return err
 			}
 			ctx := cmd.Context()
+			a.useGraph = true
 			m, err := a.memory(ctx)
 			if err != nil {
 				return err
