@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -85,7 +86,7 @@ func (a *app) addCmd() *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("%w: anchor %s: %v", holomem.ErrInvalid, anchor, err)
 				}
-				f.Anchor = &holomem.Anchor{Path: anchor, Hash: sum}
+				f.Anchor = &holomem.Anchor{Path: anchorPath(anchor), Hash: sum}
 			}
 			res, err := m.Remember(cmd.Context(), &f)
 			if err != nil {
@@ -354,4 +355,19 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// anchorPath stores an anchor relative to the git project's top level (so
+// the fact stays valid wherever the project is checked out), else absolute.
+func anchorPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if top := gitTopLevel(filepath.Dir(abs)); top != "" {
+		if rel, err := filepath.Rel(top, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return abs
 }

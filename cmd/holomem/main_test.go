@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -266,5 +267,49 @@ func TestCLI_Hook(t *testing.T) {
 	outcomes, _ := hooks["outcomes"].(map[string]any)
 	if outcomes["injected"] == nil || outcomes["empty"] == nil {
 		t.Errorf("hook outcomes = %v, want injected and empty runs logged", outcomes)
+	}
+}
+
+func TestCLI_ProjectNamespaceAndAnchors(t *testing.T) {
+	repo := t.TempDir()
+	for _, args := range [][]string{
+		{"init", "-q", repo},
+		{"-C", repo, "remote", "add", "origin", "git@github.com:Acme/Widgets.git"},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if got, want := projectNamespace(repo), "github.com/acme/widgets"; got != want {
+		t.Errorf("projectNamespace = %q, want %q", got, want)
+	}
+	if got := projectNamespace(t.TempDir()); got != "" {
+		t.Errorf("projectNamespace outside git = %q, want empty", got)
+	}
+
+	c := newCLI(t)
+	file := filepath.Join(t.TempDir(), "deploy.yml")
+	os.WriteFile(file, []byte("replicas: 3\n"), 0o600)
+	c.ok("-n", "proj", "add", "The deploy file sets three replicas", "--anchor", file)
+	c.ok("-n", "other", "add", "The deploy file of another project")
+	var res struct {
+		Hits []struct {
+			Stale string `json:"stale"`
+			Fact  struct {
+				Namespace string `json:"namespace"`
+			} `json:"fact"`
+		} `json:"hits"`
+	}
+	c.json(&res, "-n", "proj", "recall", "deploy file")
+	if len(res.Hits) != 1 || res.Hits[0].Fact.Namespace != "proj" || res.Hits[0].Stale != "" {
+		t.Fatalf("recall in proj = %+v: namespaces must not leak and the anchor is fresh", res.Hits)
+	}
+	os.WriteFile(file, []byte("replicas: 5\n"), 0o600)
+	c.json(&res, "-n", "proj", "recall", "deploy file")
+	if len(res.Hits) != 1 || res.Hits[0].Stale == "" {
+		t.Errorf("changed anchor not marked stale: %+v", res.Hits)
+	}
+	if out := c.ok("-n", "proj", "doctor"); !strings.Contains(out, "stale: #1") {
+		t.Errorf("doctor does not list the stale anchor:\n%s", out)
 	}
 }

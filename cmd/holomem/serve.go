@@ -121,6 +121,7 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve
 				if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
 					log.Warn("refresh vector index", "err", err)
 				}
+				checkCanary(ctx, m, log)
 			}
 		}
 	}()
@@ -141,4 +142,23 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve
 		err = nil
 	}
 	return err
+}
+
+// checkCanary runs the recall canary on every namespace searched through
+// HNSW; a namespace whose recall dropped falls back to exact search (the
+// canary does that) and the server says so in its log.
+func checkCanary(ctx context.Context, m *retrieve.Memory, log *slog.Logger) {
+	idx, err := m.IndexStatus(ctx)
+	if err != nil {
+		return
+	}
+	for _, st := range idx {
+		if st.Mode != "hnsw" {
+			continue
+		}
+		c, err := m.Canary(ctx, st.Namespace, 50)
+		if err == nil && c.Tripped {
+			log.Warn("ANN recall dropped; searching exactly until `holomem graph build`", "namespace", st.Namespace, "recall", c.Recall)
+		}
+	}
 }
