@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/holomem/holomem"
@@ -68,7 +70,11 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 		if len(out) >= limit {
 			return nil
 		}
-		anyQ := matchAny(query)
+		relaxed, err := selectiveTerms(ctx, tx, query, namespace)
+		if err != nil {
+			return err
+		}
+		anyQ := matchAny(relaxed)
 		if anyQ == "" || anyQ == all {
 			return nil
 		}
@@ -133,4 +139,51 @@ func normalise(hits []holomem.TextMatch, scale float64) []holomem.TextMatch {
 		}
 	}
 	return hits
+}
+
+// Relaxed-search pruning: a word in more than commonShare of the
+// namespace's facts (and in more than commonMin facts) is left out of the
+// any-term search, because ranking every fact that contains it costs time
+// in proportion to the store and adds only noise. The rarest word is
+// always kept.
+const (
+	commonShare = 0.05
+	commonMin   = 500
+)
+
+// selectiveTerms returns the query's words that are selective enough for
+// the any-term search, joined by spaces, in query order.
+func selectiveTerms(ctx context.Context, tx *sql.Tx, query, namespace string) (string, error) {
+	toks := queryTokens(query)
+	if len(toks) <= 1 {
+		return query, nil
+	}
+	var live int64
+	err := tx.QueryRowContext(ctx, "SELECT doc FROM facts_vocab WHERE term = ?", "l"+hex.EncodeToString([]byte(namespace))).Scan(&live)
+	if errors.Is(err, sql.ErrNoRows) {
+		return query, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	maxDF := max(int64(commonMin), int64(float64(live)*commonShare))
+	var kept []string
+	rarest, rarestDF := "", int64(-1)
+	for _, t := range toks {
+		var df int64
+		err := tx.QueryRowContext(ctx, "SELECT doc FROM facts_vocab WHERE term = ?", t).Scan(&df)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return "", err
+		}
+		if df <= maxDF {
+			kept = append(kept, t)
+		}
+		if rarestDF < 0 || df < rarestDF {
+			rarest, rarestDF = t, df
+		}
+	}
+	if len(kept) == 0 {
+		kept = []string{rarest}
+	}
+	return strings.Join(kept, " "), nil
 }
