@@ -145,7 +145,7 @@ func normalise(hits []holomem.TextMatch, scale float64) []holomem.TextMatch {
 // namespace's facts (and in more than commonMin facts) is left out of the
 // any-term search, because ranking every fact that contains it costs time
 // in proportion to the store and adds only noise. The rarest word is
-// always kept.
+// with any match is always kept.
 const (
 	commonShare = 0.05
 	commonMin   = 500
@@ -175,6 +175,9 @@ func selectiveTerms(ctx context.Context, tx *sql.Tx, query, namespace string) (s
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return "", err
 		}
+		if df == 0 {
+			continue // matches nothing either way
+		}
 		if df <= maxDF {
 			kept = append(kept, t)
 		}
@@ -183,6 +186,9 @@ func selectiveTerms(ctx context.Context, tx *sql.Tx, query, namespace string) (s
 		}
 	}
 	if len(kept) == 0 {
+		if rarest == "" {
+			return query, nil
+		}
 		kept = []string{rarest}
 	}
 	return strings.Join(kept, " "), nil
