@@ -32,6 +32,16 @@ func parseID(s string) (int64, error) {
 	return id, nil
 }
 
+// parseIDPair parses the two fact ids of supersede, link and unlink.
+func parseIDPair(args []string) (int64, int64, error) {
+	a, err := parseID(args[0])
+	if err != nil {
+		return 0, 0, err
+	}
+	b, err := parseID(args[1])
+	return a, b, err
+}
+
 func (a *app) initCmd() *cobra.Command {
 	return &cobra.Command{
 		Use: "init", Short: "Create the database (other commands create it too)", GroupID: "admin",
@@ -325,11 +335,7 @@ func (a *app) supersedeCmd() *cobra.Command {
 	return &cobra.Command{
 		Use: "supersede OLD NEW", Short: "Record that fact NEW replaces OLD (OLD leaves recall)", GroupID: "facts", Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			older, err := parseID(args[0])
-			if err != nil {
-				return err
-			}
-			newer, err := parseID(args[1])
+			older, newer, err := parseIDPair(args)
 			if err != nil {
 				return err
 			}

@@ -17,11 +17,7 @@ func (a *app) linkCmd() *cobra.Command {
 		Use: "link FROM TO", Short: "Link two facts with a typed edge (causal: cause -> effect, issue -> fix)", GroupID: "graph",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			from, err := parseID(args[0])
-			if err != nil {
-				return err
-			}
-			to, err := parseID(args[1])
+			from, to, err := parseIDPair(args)
 			if err != nil {
 				return err
 			}
@@ -54,11 +50,7 @@ func (a *app) unlinkCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use: "unlink FROM TO", Short: "Delete an edge", GroupID: "graph", Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			from, err := parseID(args[0])
-			if err != nil {
-				return err
-			}
-			to, err := parseID(args[1])
+			from, to, err := parseIDPair(args)
 			if err != nil {
 				return err
 			}
