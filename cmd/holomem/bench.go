@@ -74,15 +74,8 @@ func benchStore(ctx context.Context, w io.Writer, n, queries int) error {
 		return err
 	}
 	t0 := time.Now()
-	const batch = 1000
-	for start := 0; start < n; start += batch {
-		facts := make([]*holomem.Fact, 0, batch)
-		for i := start; i < min(n, start+batch); i++ {
-			facts = append(facts, synth.Fact(1, i))
-		}
-		if _, err := m.Import(ctx, facts); err != nil {
-			return err
-		}
+	if err := importSynthetic(ctx, m, n); err != nil {
+		return err
 	}
 	importRate := float64(n) / time.Since(t0).Seconds()
 

@@ -31,9 +31,15 @@ func fillSynthetic(ctx context.Context, path string, n int) error {
 	if err != nil {
 		return err
 	}
-	for start := 0; start < n; start += 1000 {
-		facts := make([]*holomem.Fact, 0, 1000)
-		for i := start; i < min(n, start+1000); i++ {
+	return importSynthetic(ctx, m, n)
+}
+
+// importSynthetic imports synthetic facts 0..n-1 of seed 1 in batches of 1000.
+func importSynthetic(ctx context.Context, m *retrieve.Memory, n int) error {
+	const batch = 1000
+	for start := 0; start < n; start += batch {
+		facts := make([]*holomem.Fact, 0, batch)
+		for i := start; i < min(n, start+batch); i++ {
 			facts = append(facts, synth.Fact(1, i))
 		}
 		if _, err := m.Import(ctx, facts); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/retrieve"
+	"github.com/holomem/holomem/sqlite"
 )
 
 func (a *app) commands() []*cobra.Command {
@@ -30,6 +32,23 @@ func parseID(s string) (int64, error) {
 		return 0, usagef("%q is not a fact id (a positive number)", s)
 	}
 	return id, nil
+}
+
+// factArg opens the store and loads the fact an argument names.
+func (a *app) factArg(ctx context.Context, arg string) (*sqlite.Store, *holomem.Fact, error) {
+	id, err := parseID(arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := a.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := s.FindFactByID(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, f, nil
 }
 
 // parseIDPair parses the two fact ids of supersede, link and unlink.
@@ -130,15 +149,7 @@ func (a *app) getCmd() *cobra.Command {
 	return &cobra.Command{
 		Use: "get ID", Short: "Show a fact", GroupID: "facts", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseID(args[0])
-			if err != nil {
-				return err
-			}
-			s, err := a.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			f, err := s.FindFactByID(cmd.Context(), id)
+			_, f, err := a.factArg(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}

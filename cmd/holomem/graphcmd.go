@@ -73,17 +73,11 @@ func (a *app) edgesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use: "edges ID", Short: "List a fact's edges", GroupID: "graph", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseID(args[0])
+			s, f, err := a.factArg(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
-			s, err := a.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if _, err := s.FindFactByID(cmd.Context(), id); err != nil {
-				return fmt.Errorf("fact %d: %w", id, err)
-			}
+			id := f.ID
 			flt := holomem.EdgeFilter{FactID: id}
 			for _, k := range kinds {
 				flt.Kinds = append(flt.Kinds, holomem.EdgeKind(k))
@@ -124,18 +118,11 @@ func (a *app) chainCmd() *cobra.Command {
 		Use: "chain ID", Short: "Follow causal edges both ways: what caused a fact and what it caused (issue <-> fix)", GroupID: "graph",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseID(args[0])
+			s, start, err := a.factArg(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
-			s, err := a.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			start, err := s.FindFactByID(cmd.Context(), id)
-			if err != nil {
-				return fmt.Errorf("fact %d: %w", id, err)
-			}
+			id := start.ID
 			var hk []holomem.EdgeKind
 			for _, k := range kinds {
 				hk = append(hk, holomem.EdgeKind(k))
