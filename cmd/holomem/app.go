@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -33,6 +34,7 @@ type app struct {
 	modelName string
 	modelDir  string
 	noModel   bool
+	halfLife  time.Duration
 
 	// useGraph lets the memory load HNSW graphs: long-running commands
 	// (serve, mcp, doctor, graph build) set it; a one-shot command scans
@@ -73,6 +75,8 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 	f.StringVar(&a.modelName, "model", envOr("HOLOMEM_MODEL", defaultModel), "embedding model ($HOLOMEM_MODEL; \"none\" disables the semantic channel)")
 	f.StringVar(&a.modelDir, "model-dir", "", "model directory ($HOLOMEM_MODEL_DIR)")
 	f.BoolVar(&a.noModel, "no-model", false, "run without the embedding model")
+	hl, _ := time.ParseDuration(os.Getenv("HOLOMEM_HALF_LIFE"))
+	f.DurationVar(&a.halfLife, "half-life", hl, "age at which decay halves a fact's score, e.g. 720h ($HOLOMEM_HALF_LIFE; default 90 days; negative: no decay)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 
 	root.AddGroup(&cobra.Group{ID: "facts", Title: "Facts:"}, &cobra.Group{ID: "search", Title: "Recall:"},
@@ -143,6 +147,7 @@ func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
 	opts := retrieve.Options{
 		Logger:       slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		DisableGraph: !a.useGraph,
+		HalfLife:     a.halfLife,
 	}
 	if emb, err := a.embedder(); err == nil {
 		opts.Embedder = emb
