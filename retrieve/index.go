@@ -46,8 +46,10 @@ const (
 	// rebuildInMemoryMax is the largest namespace whose corrupt graph is
 	// rebuilt at load; larger ones scan exactly until `holomem graph build`.
 	rebuildInMemoryMax = 50_000
-	// hnswSearchEf is the lower bound of the beam width (ef = max(64, 2k)).
-	hnswSearchEf = 64
+	// hnswSearchEf is the lower bound of the beam width (ef = max(128, 2k)):
+	// at 1M clustered vectors ef 64 gave recall@10 0.908 and ef 128 0.964
+	// for 0.03 ms more (holomem bench ann --n 1000000).
+	hnswSearchEf = 128
 )
 
 // space is one namespace's vectors: a contiguous matrix and an optional
@@ -236,7 +238,7 @@ func (s *semanticIndex) exactLocked(sp *space, q []float32, k int) ([]vec.Result
 	return sp.mat.Search(q, k, nil)
 }
 
-// annLocked walks the graph (ef = max(64, 2k)), rescores its hits with the
+// annLocked walks the graph (ef = max(128, 2k)), rescores its hits with the
 // matrix's vectors (the source of truth: a vector changed by another
 // process keeps its old copy in a kept graph) and merges them with an exact
 // scan of the delta, by score then id.
