@@ -32,8 +32,10 @@ func (m *Memory) AnchorState(a *holomem.Anchor) string {
 		return ""
 	}
 	p := a.Path
-	if !filepath.IsAbs(p) && m.opts.AnchorRoot != "" {
-		p = filepath.Join(m.opts.AnchorRoot, p)
+	if !filepath.IsAbs(p) {
+		if root := m.anchorRoot(); root != "" {
+			p = filepath.Join(root, p)
+		}
 	}
 	sum, err := FileHash(p)
 	switch {
@@ -55,4 +57,15 @@ func FileHash(path string) (string, error) {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:]), nil
+}
+
+// anchorRoot returns Options.AnchorRoot, asking FindAnchorRoot once when it
+// is empty.
+func (m *Memory) anchorRoot() string {
+	m.anchorOnce.Do(func() {
+		if m.opts.AnchorRoot == "" && m.opts.FindAnchorRoot != nil {
+			m.opts.AnchorRoot = m.opts.FindAnchorRoot()
+		}
+	})
+	return m.opts.AnchorRoot
 }

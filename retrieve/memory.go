@@ -50,8 +50,13 @@ type Options struct {
 	// GraphM is the HNSW neighbour count M (the bottom layer keeps 2M).
 	// Zero means hnsw.DefaultM (16).
 	GraphM int
-	// AnchorRoot resolves relative anchor paths; "" means the working directory.
+	// AnchorRoot resolves relative anchor paths; "" means FindAnchorRoot's
+	// answer, else the working directory.
 	AnchorRoot string
+	// FindAnchorRoot, when set, is called once, the first time a relative
+	// anchor is checked (the CLI asks git for the project root only then,
+	// so commands without anchored facts spawn no process).
+	FindAnchorRoot func() string
 	// Now is the clock; nil means time.Now. Tests set it.
 	Now func() time.Time
 	// Logger receives warnings about degraded modes; nil discards them.
@@ -79,6 +84,8 @@ type Memory struct {
 
 	sem *semanticIndex // nil without an embedder
 	hrr *hrrCache
+
+	anchorOnce sync.Once
 
 	mu struct {
 		sync.Mutex

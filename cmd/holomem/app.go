@@ -154,9 +154,7 @@ func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
 	} else if !errors.Is(err, holomem.ErrNoEmbedder) {
 		return nil, err
 	}
-	if root := gitTopLevel("."); root != "" {
-		opts.AnchorRoot = root
-	}
+	opts.FindAnchorRoot = func() string { return gitTopLevel(".") }
 	m, err := retrieve.New(s, opts)
 	if err != nil {
 		return nil, err
