@@ -31,23 +31,65 @@ const (
 	causalDiscount = 0.9
 )
 
-// loadGraph reads the namespace's edges (except the HNSW upper layers,
-// which are index structure, not meaning) into a graph.
-func (m *Memory) loadGraph(ctx context.Context, namespace string, kinds ...holomem.EdgeKind) (*graph.Graph, error) {
-	edges, err := m.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: namespace, Kinds: kinds})
-	if err != nil {
-		return nil, fmt.Errorf("load edges: %w", err)
+// Neighbourhood bounds: how many nodes one query may expand and how many
+// edges it may read while gathering the graph around its seeds.
+const (
+	maxNeighbourhoodNodes = 2_000
+	maxNeighbourhoodEdges = 50_000
+)
+
+// loadNeighbourhood reads the edges within hops of the seeds, breadth
+// first, with one indexed lookup per expanded node (edges never cross
+// namespaces, so the seeds' namespace is implied), and returns them as a
+// graph. A query's graph work then depends on the seeds' surroundings, not
+// on the size of the store. HNSW upper layers are index structure, not
+// meaning, and are skipped.
+func (m *Memory) loadNeighbourhood(ctx context.Context, seeds []int64, hops int, kinds ...holomem.EdgeKind) (*graph.Graph, error) {
+	expanded := map[int64]bool{}
+	type key struct {
+		from, to int64
+		kind     holomem.EdgeKind
 	}
-	ge := make([]graph.Edge, 0, len(edges))
+	have := map[key]bool{}
+	var ge []graph.Edge
 	weights := graph.DefaultKindWeights()
-	for _, e := range edges {
-		if holomem.IsHNSWKind(e.Kind) {
-			continue
+	frontier := slices.Clone(seeds)
+	slices.Sort(frontier)
+	for h := 0; h < hops && len(frontier) > 0; h++ {
+		var next []int64
+		for _, id := range frontier {
+			if expanded[id] {
+				continue
+			}
+			if len(expanded) == maxNeighbourhoodNodes || len(ge) >= maxNeighbourhoodEdges {
+				return graph.New(ge, weights), nil
+			}
+			expanded[id] = true
+			edges, err := m.store.FindEdges(ctx, holomem.EdgeFilter{FactID: id, Kinds: kinds})
+			if err != nil {
+				return nil, fmt.Errorf("load edges of %d: %w", id, err)
+			}
+			for _, e := range edges {
+				k := key{e.From, e.To, e.Kind}
+				if holomem.IsHNSWKind(e.Kind) || have[k] {
+					continue
+				}
+				have[k] = true
+				if _, ok := weights[string(e.Kind)]; !ok {
+					weights[string(e.Kind)] = userKindWeight
+				}
+				ge = append(ge, graph.Edge{From: e.From, To: e.To, Kind: string(e.Kind), Weight: e.Weight})
+				other := e.To
+				if other == id {
+					other = e.From
+				}
+				if !expanded[other] {
+					next = append(next, other)
+				}
+			}
 		}
-		if _, ok := weights[string(e.Kind)]; !ok {
-			weights[string(e.Kind)] = userKindWeight
-		}
-		ge = append(ge, graph.Edge{From: e.From, To: e.To, Kind: string(e.Kind), Weight: e.Weight})
+		slices.Sort(next)
+		frontier = slices.Compact(next)
 	}
 	return graph.New(ge, weights), nil
 }
@@ -63,12 +105,17 @@ func (m *Memory) addPPR(ctx context.Context, cands map[int64]*candidate, q holom
 	if len(seedHits) == 0 {
 		return nil
 	}
-	g, err := m.loadGraph(ctx, q.Namespace)
+	best := seedHits[:min(pprSeeds, len(seedHits))]
+	seedIDs := make([]int64, len(best))
+	for i, h := range best {
+		seedIDs[i] = h.Fact.ID
+	}
+	g, err := m.loadNeighbourhood(ctx, seedIDs, pprHops+1)
 	if err != nil {
 		return err
 	}
 	seeds := map[int64]float64{}
-	for _, h := range seedHits[:min(pprSeeds, len(seedHits))] {
+	for _, h := range best {
 		if g.Has(h.Fact.ID) {
 			seeds[h.Fact.ID] = h.Relevance
 		}
@@ -100,13 +147,17 @@ func (m *Memory) followCausal(ctx context.Context, hits []holomem.Hit, q holomem
 	if len(hits) == 0 {
 		return hits, nil
 	}
-	g, err := m.loadGraph(ctx, q.Namespace, holomem.EdgeCausal)
+	have := map[int64]bool{}
+	var from []int64
+	for i, h := range hits {
+		have[h.Fact.ID] = true
+		if i < q.Limit {
+			from = append(from, h.Fact.ID)
+		}
+	}
+	g, err := m.loadNeighbourhood(ctx, from, causalDepth, holomem.EdgeCausal)
 	if err != nil {
 		return nil, err
-	}
-	have := map[int64]bool{}
-	for _, h := range hits {
-		have[h.Fact.ID] = true
 	}
 	added := map[int64]*candidate{}
 	parentScore := map[int64]float64{}
