@@ -13,6 +13,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/holomem/holomem/internal/cputime"
 )
 
 // MiniLML12Config is the shape of paraphrase-multilingual-MiniLM-L12-v2
@@ -55,7 +57,7 @@ func BenchReport(ctx context.Context, dir string, w io.Writer) error {
 	fmt.Fprintf(tw, "kernels\t%s, GOMAXPROCS %d\n", e.Kernels(), procs)
 	fmt.Fprintf(tw, "RSS before load\t%s\n", rssBefore)
 
-	start, cpu0 := time.Now(), processCPU()
+	start, cpu0 := time.Now(), cputime.Process().Seconds()
 	// A missing tokenizer is fine here: the runs below use token ids.
 	if err := e.Load(); err != nil && !e.Loaded() {
 		return fmt.Errorf("bench: %w", err)
@@ -71,7 +73,7 @@ func BenchReport(ctx context.Context, dir string, w io.Writer) error {
 		}
 		return ids
 	}
-	start, cpu0 = time.Now(), processCPU()
+	start, cpu0 = time.Now(), cputime.Process().Seconds()
 	if _, err := e.EmbedTokens(ctx, [][]int32{seq(10)}); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
@@ -109,7 +111,7 @@ func BenchReport(ctx context.Context, dir string, w io.Writer) error {
 			fmt.Fprintf(tw, "%s\tskipped: %v\n", c.name, err)
 			break
 		}
-		start, cpu0 := time.Now(), processCPU()
+		start, cpu0 := time.Now(), cputime.Process().Seconds()
 		n := 0
 		for time.Since(start) < 500*time.Millisecond || n < 3 {
 			if _, err := e.Embed(ctx, []string{c.text}); err != nil {
@@ -127,7 +129,7 @@ func BenchReport(ctx context.Context, dir string, w io.Writer) error {
 	debug.FreeOSMemory()
 	rssAfter, _ := readRSS()
 	fmt.Fprintf(tw, "RSS after unload\t%s\n", rssAfter)
-	start, cpu0 = time.Now(), processCPU()
+	start, cpu0 = time.Now(), cputime.Process().Seconds()
 	if _, err := e.EmbedTokens(ctx, [][]int32{seq(10)}); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
@@ -151,7 +153,7 @@ func BenchReport(ctx context.Context, dir string, w io.Writer) error {
 // since formats the wall and CPU time since start, divided by n.
 func since(start time.Time, cpu0 float64, n int) string {
 	wall := float64(time.Since(start).Microseconds()) / 1000 / float64(n)
-	cpu := (processCPU() - cpu0) * 1000 / float64(n)
+	cpu := (cputime.Process().Seconds() - cpu0) * 1000 / float64(n)
 	return fmt.Sprintf("%8.2f ms wall %8.2f ms CPU", wall, cpu)
 }
 
@@ -165,7 +167,7 @@ func timePerCall(ctx context.Context, e *Embedder, texts int, input func() [][]i
 	for i := range ins {
 		ins[i] = input()
 	}
-	start, cpu0 := time.Now(), processCPU()
+	start, cpu0 := time.Now(), cputime.Process().Seconds()
 	n := 0
 	for time.Since(start) < time.Second || n < 3 {
 		if _, err := e.EmbedTokens(ctx, ins[n%len(ins)]); err != nil {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/holomem/holomem/internal/cputime"
+
 	"github.com/holomem/holomem/embed"
 )
 
@@ -104,7 +106,7 @@ func BenchmarkEmbedTokens(b *testing.B) {
 						b.Fatal(err)
 					}
 					b.ReportAllocs()
-					cpu0 := embed.ProcessCPU()
+					cpu0 := cputime.Process().Seconds()
 					b.ResetTimer()
 					for range b.N {
 						sink, _ = e.EmbedTokens(context.Background(), in)
@@ -112,7 +114,7 @@ func BenchmarkEmbedTokens(b *testing.B) {
 					b.StopTimer()
 					b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*c.texts), "ms/text")
 					// CPU time stays meaningful on a busy machine.
-					b.ReportMetric((embed.ProcessCPU()-cpu0)*1000/float64(b.N*c.texts), "cpu-ms/text")
+					b.ReportMetric((cputime.Process().Seconds()-cpu0)*1000/float64(b.N*c.texts), "cpu-ms/text")
 				})
 			}
 		}

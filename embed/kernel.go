@@ -1,5 +1,7 @@
 package embed
 
+import "github.com/holomem/holomem/vec"
+
 // kernels are the inner loops of the matrix products. The SIMD set is
 // written in Go assembly (AVX2+FMA, amd64); the generic set is plain Go and
 // is used when the CPU lacks those features, on other architectures, and
@@ -23,7 +25,7 @@ var genericKernels = &kernels{
 	name:   "go",
 	dot4x3: dot4x3Go,
 	dot4x1: dot4x1Go,
-	dot:    dotGo,
+	dot:    vec.DotGeneric,
 	gelu:   gelu,
 }
 
@@ -52,22 +54,6 @@ func dot4x1Go(w []float32, ws int, x []float32, n int, out *[4]float32) {
 		s3 += w3[k] * v
 	}
 	out[0], out[1], out[2], out[3] = s0, s1, s2, s3
-}
-
-func dotGo(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	k := 0
-	for ; k+4 <= len(a); k += 4 {
-		s0 += a[k] * b[k]
-		s1 += a[k+1] * b[k+1]
-		s2 += a[k+2] * b[k+2]
-		s3 += a[k+3] * b[k+3]
-	}
-	for ; k < len(a); k++ {
-		s0 += a[k] * b[k]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // defaultKernels returns the fastest kernel set this CPU supports.

@@ -3,6 +3,8 @@ package embed
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/holomem/holomem/internal/cputime"
 )
 
 var sinkF []float32
@@ -22,12 +24,12 @@ func BenchmarkMatmul(b *testing.B) {
 				w := randSlice(rng, out*in)
 				bias := randSlice(rng, out)
 				dst := make([]float32, rows*out)
-				t0 := processCPU()
+				t0 := cputime.Process().Seconds()
 				b.ResetTimer()
 				for range b.N {
 					matmulKernel(ks, dst, x, rows, in, w, out, bias, 1)
 				}
-				cpu := processCPU() - t0
+				cpu := cputime.Process().Seconds() - t0
 				sinkF = dst
 				b.ReportMetric(float64(2*rows*in*out)*float64(b.N)/cpu/1e9, "GFLOP/s-cpu")
 			})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/importer"
+	"github.com/holomem/holomem/internal/cputime"
 )
 
 // sink keeps benchmark results alive.
@@ -63,7 +64,7 @@ func BenchmarkGitHub(b *testing.B) {
 	data := ghExport(n)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		sum, err := importer.GitHub(bytes.NewReader(data), "", func(importer.Record) error { return nil })
 		if err != nil || sum.Records != n {
@@ -71,7 +72,7 @@ func BenchmarkGitHub(b *testing.B) {
 		}
 		sink = sum
 	}
-	cpu := (cpuTime() - cpu0).Seconds()
+	cpu := (cputime.Process() - cpu0).Seconds()
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
 	if cpu > 0 {
 		b.ReportMetric(float64(n*b.N)/cpu, "records/cpu-s")
@@ -137,7 +138,7 @@ func BenchmarkGit(b *testing.B) {
 
 func benchGit(b *testing.B, dir string, n int, opts importer.GitOptions) {
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		sum, err := importer.Git(b.Context(), dir, func(importer.Record) error { return nil }, opts)
 		if err != nil || sum.Records != n {
@@ -145,7 +146,7 @@ func benchGit(b *testing.B, dir string, n int, opts importer.GitOptions) {
 		}
 		sink = sum
 	}
-	cpu := (cpuTime() - cpu0).Seconds()
+	cpu := (cputime.Process() - cpu0).Seconds()
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
 	if cpu > 0 {
 		b.ReportMetric(float64(n*b.N)/cpu, "records/cpu-s")
@@ -165,7 +166,7 @@ func BenchmarkJSONL(b *testing.B) {
 	data := export(b, facts, edges)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		sum, err := importer.JSONL(bytes.NewReader(data), func(importer.Record) error { return nil })
 		if err != nil || sum.Records != len(facts) {
@@ -173,7 +174,7 @@ func BenchmarkJSONL(b *testing.B) {
 		}
 		sink = sum
 	}
-	cpu := (cpuTime() - cpu0).Seconds()
+	cpu := (cputime.Process() - cpu0).Seconds()
 	b.ReportMetric(float64(len(facts)*b.N)/b.Elapsed().Seconds(), "facts/s")
 	if cpu > 0 {
 		b.ReportMetric(float64(len(facts)*b.N)/cpu, "facts/cpu-s")

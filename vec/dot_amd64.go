@@ -18,7 +18,7 @@ func dot(a, b []float32) float32 {
 	if hasAVX2 {
 		return dotAVX2(a, b)
 	}
-	return dotGeneric(a, b)
+	return DotGeneric(a, b)
 }
 
 func dotInt8(a, b []int8) int32 {

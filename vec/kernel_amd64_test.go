@@ -15,7 +15,7 @@ func TestDot_KernelsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := 0; n <= 200; n++ {
 		a, b := randVec(rng, n), randVec(rng, n)
-		got, want := dotAVX2(a, b), dotGeneric(a, b)
+		got, want := dotAVX2(a, b), DotGeneric(a, b)
 		// Bound by the sum of |a_i b_i| times a few ulps: both paths round
 		// differently but must agree to float32 precision.
 		var mag float64

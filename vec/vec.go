@@ -29,9 +29,11 @@ func Dot(a, b []float32) float32 {
 	return dot(a, b)
 }
 
-// dotGeneric is the portable kernel. Four accumulators let the compiler keep
+// DotGeneric is the portable kernel: Dot without AVX2/FMA, and what callers
+// that must avoid assembly use (pure-Go kernel sets, tests). Four
+// accumulators let the compiler keep
 // independent add chains in flight, roughly doubling speed over one.
-func dotGeneric(a, b []float32) float32 {
+func DotGeneric(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0

@@ -1,4 +1,0 @@
-package embed
-
-// ProcessCPU exposes processCPU to the benchmarks of package embed_test.
-var ProcessCPU = processCPU
