@@ -5,13 +5,31 @@ import (
 	"time"
 )
 
-// Store persists facts, entities and edges. Implementations are safe for
-// concurrent use and serialise their own writes.
+// Store persists facts, entities and edges: the union of the small
+// interfaces below. Implementations are safe for concurrent use and
+// serialise their own writes. Callers ask for the smallest piece they need
+// ([FactStore], [SearchStore], [EntityStore], [VectorStore], [EdgeStore],
+// [MetaStore], [TelemetryStore]) so a second backend, a test double or a
+// read-only view only has to provide what is used.
 //
 // Stores derive entities and the full-text index themselves (both are pure
 // functions of the content); the holographic vector and the embedding are
-// computed by the caller and passed in Fact.HRR and [Store.SetEmbeddings].
+// computed by the caller and passed in Fact.HRR and [VectorStore.SetEmbeddings].
 type Store interface {
+	FactStore
+	SearchStore
+	EntityStore
+	VectorStore
+	EdgeStore
+	MetaStore
+	TelemetryStore
+
+	// Close releases the store.
+	Close() error
+}
+
+// FactStore creates, reads, changes and removes facts.
+type FactStore interface {
 	// CreateFact stores f after normalising and validating it, and fills its
 	// ID, timestamps and entities. When the namespace already holds the same
 	// content (or the same external key) it loads the existing fact into f and
@@ -41,13 +59,19 @@ type Store interface {
 	// Supersede records that newer replaces older (a supersedes edge) and
 	// hides older from recall. Returns ErrNotFound or ErrInvalid.
 	Supersede(ctx context.Context, older, newer int64) error
+}
 
+// SearchStore is the full-text channel.
+type SearchStore interface {
 	// SearchText runs the full-text channel: the query is data, never FTS
 	// syntax. It tries all terms first and relaxes to any term when that
 	// finds fewer than limit facts. Scores are BM25 normalised to 0..1.
 	// Superseded facts are skipped unless an option includes them.
 	SearchText(ctx context.Context, namespace, query string, limit int, opts ...SearchOption) ([]TextMatch, error)
+}
 
+// EntityStore reads the entities the store derives from content.
+type EntityStore interface {
 	// FactIDsByEntity returns the ids of facts linked to the entity (aliases
 	// resolved, case-insensitive), ordered by id.
 	FactIDsByEntity(ctx context.Context, namespace, name string) ([]int64, error)
@@ -60,17 +84,24 @@ type Store interface {
 	FindEntities(ctx context.Context, namespace string, limit int) ([]*Entity, error)
 	// EntitiesOf returns the entity names linked to each fact.
 	EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string, error)
+}
+
+// VectorStore keeps the per-fact vectors: the holographic vector written
+// with the fact and the sentence embeddings written per model.
+type VectorStore interface {
 	// ScanHRR calls fn with each fact's HRR vector in the namespace (not
 	// superseded unless asked), in id order; fn must not keep v.
 	ScanHRR(ctx context.Context, namespace string, includeSuperseded bool, fn func(id int64, v []byte) error) error
-
 	// SetEmbeddings stores vectors made by model for the given facts.
 	SetEmbeddings(ctx context.Context, model string, vecs map[int64][]float32) error
 	// ScanEmbeddings calls fn with every vector of model in the namespace
 	// ("" = all namespaces) in id order, superseded facts included; fn must
 	// not keep v.
 	ScanEmbeddings(ctx context.Context, namespace, model string, fn func(id int64, v []float32) error) error
+}
 
+// EdgeStore keeps typed edges between facts.
+type EdgeStore interface {
 	// CreateEdge stores an edge; created is false if it already existed
 	// (its weight is updated). Returns ErrNotFound for unknown facts.
 	CreateEdge(ctx context.Context, e *Edge) (created bool, err error)
@@ -87,24 +118,28 @@ type Store interface {
 	// FindEdges returns matching edges ordered by (from, to, kind). Every
 	// EdgeFilter field filters, Origin included.
 	FindEdges(ctx context.Context, filter EdgeFilter) ([]*Edge, error)
+}
 
+// MetaStore describes the store and keeps small named values.
+type MetaStore interface {
 	// Stats summarises the store for doctor and stats.
 	Stats(ctx context.Context, namespace string) (*Stats, error)
 	// SetMeta and Meta keep small named values (index state, canary results).
 	SetMeta(ctx context.Context, key, value string) error
 	// Meta returns ErrNotFound if the key was never set.
 	Meta(ctx context.Context, key string) (string, error)
+}
 
+// TelemetryStore logs the prompt hook's runs; it is apart from the facts
+// because a hook failure must still be recorded and reported by doctor.
+type TelemetryStore interface {
 	// LogInjection records one run of the prompt hook.
 	LogInjection(ctx context.Context, inj Injection) error
 	// InjectionStats summarises the hook runs since a time.
 	InjectionStats(ctx context.Context, since time.Time) (*InjectionStats, error)
-
-	// Close releases the store.
-	Close() error
 }
 
-// SearchOptions tune [Store.SearchText]; build them with SearchOption funcs.
+// SearchOptions tune [SearchStore.SearchText]; build them with SearchOption funcs.
 type SearchOptions struct {
 	// IncludeSuperseded also searches facts another fact replaced.
 	IncludeSuperseded bool
