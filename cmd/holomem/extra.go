@@ -7,6 +7,6 @@ import "github.com/spf13/cobra"
 func (a *app) extraCommands() []*cobra.Command {
 	return []*cobra.Command{
 		a.linkCmd(), a.unlinkCmd(), a.edgesCmd(), a.chainCmd(),
-		a.backfillCmd(), a.reembedCmd(), a.hookCmd(), a.benchCmd(), a.modelCmd(), a.mcpCmd(), a.serveCmd(), a.graphCmd(),
+		a.backfillCmd(), a.reembedCmd(), a.hookCmd(), a.benchCmd(), a.modelCmd(), a.mcpCmd(), a.serveCmd(), a.graphCmd(), a.evalCmd(),
 	}
 }

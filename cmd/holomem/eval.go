@@ -1,0 +1,154 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/eval"
+	"github.com/holomem/holomem/retrieve"
+	"github.com/holomem/holomem/sqlite"
+)
+
+func (a *app) evalCmd() *cobra.Command {
+	var (
+		locomo, weights, now string
+		ks                   []int
+		undated, ablate      bool
+		noHRR                bool
+	)
+	cmd := &cobra.Command{
+		Use:   "eval [FILE.jsonl]",
+		Short: "Measure recall quality on labelled data, next to plain BM25",
+		Long: `eval loads labelled facts into a fresh temporary database (never --db), asks
+every query through recall, and prints recall@k, hit@k, MRR and nDCG@k per
+category and overall with latency, next to a plain BM25 baseline computed in
+the same run. FILE is JSONL (see the eval package doc and the README);
+--locomo reads LoCoMo (locomo10.json, or a directory with turns.jsonl and
+qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
+		GroupID: "admin",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			var d *eval.Dataset
+			var err error
+			switch {
+			case locomo != "" && len(args) == 0:
+				d, err = eval.ReadLoCoMo(locomo)
+			case locomo == "" && len(args) == 1:
+				var f *os.File
+				if f, err = os.Open(args[0]); err != nil {
+					return fmt.Errorf("eval: %w", err)
+				}
+				d, err = eval.ReadJSONL(f, args[0])
+				f.Close()
+			default:
+				return usagef("eval takes one JSONL file or --locomo PATH")
+			}
+			if err != nil {
+				return err
+			}
+			clock := time.Now
+			if now != "" {
+				t, err := time.Parse(time.RFC3339, now)
+				if err != nil {
+					return usagef("--now %q: want RFC 3339, e.g. 2024-01-01T00:00:00Z", now)
+				}
+				clock = func() time.Time { return t }
+			}
+			hybrid := eval.System{Name: "hybrid"}
+			if weights != "" {
+				w, err := parseWeights(weights)
+				if err != nil {
+					return err
+				}
+				hybrid.Weights = &w
+			}
+			systems := []eval.System{hybrid}
+			opts := retrieve.Options{
+				Logger:       slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+				DisableGraph: true, HalfLife: a.halfLife, DisableHRR: noHRR, Now: clock,
+			}
+			if emb, err := a.embedder(); err == nil {
+				opts.Embedder = emb
+			} else if !errors.Is(err, holomem.ErrNoEmbedder) {
+				return err
+			}
+			if ablate {
+				systems = append(systems, eval.System{Name: "fts", Weights: &holomem.Weights{FTS: 1}},
+					eval.System{Name: "jaccard", Weights: &holomem.Weights{Jaccard: 1}})
+				if !noHRR {
+					systems = append(systems, eval.System{Name: "hrr", Weights: &holomem.Weights{HRR: 1}})
+				}
+				if opts.Embedder != nil {
+					systems = append(systems, eval.System{Name: "semantic", Weights: &holomem.Weights{Semantic: 1}})
+				}
+			}
+			dir, err := os.MkdirTemp("", "holomem-eval-")
+			if err != nil {
+				return fmt.Errorf("eval: %w", err)
+			}
+			defer os.RemoveAll(dir)
+			s, err := sqlite.Open(ctx, filepath.Join(dir, "eval.db"))
+			if err != nil {
+				return fmt.Errorf("eval: %w", err)
+			}
+			defer s.Close()
+			m, err := retrieve.New(s, opts)
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			rep, err := eval.Run(ctx, m, d, eval.Config{Ks: ks, Undated: undated, Systems: systems})
+			if err != nil {
+				return err
+			}
+			return a.out(rep, func(w io.Writer) { rep.WriteText(w) })
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&locomo, "locomo", "", "read LoCoMo: locomo10.json, or a directory with turns.jsonl and qa.jsonl")
+	fl.IntSliceVarP(&ks, "k", "k", []int{5, 10, 25}, "cut-offs")
+	fl.BoolVar(&undated, "undated", false, "store facts without their times")
+	fl.StringVar(&now, "now", "", "decay's clock, RFC 3339 (default: the real time)")
+	fl.StringVar(&weights, "weights", "", "hybrid channel weights, e.g. fts=0.5,jaccard=0.3,hrr=0.2")
+	fl.BoolVar(&ablate, "ablate", false, "also measure each channel alone")
+	fl.BoolVar(&noHRR, "no-hrr", false, "run without the hrr channel")
+	return cmd
+}
+
+// parseWeights reads "fts=0.5,jaccard=0.3,hrr=0.2,semantic=0,ppr=0".
+func parseWeights(s string) (holomem.Weights, error) {
+	var w holomem.Weights
+	for _, part := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if !ok || err != nil {
+			return w, usagef("--weights: %q is not channel=number", part)
+		}
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "fts":
+			w.FTS = v
+		case "jaccard":
+			w.Jaccard = v
+		case "hrr":
+			w.HRR = v
+		case "semantic":
+			w.Semantic = v
+		case "ppr":
+			w.PPR = v
+		default:
+			return w, usagef("--weights: unknown channel %q (fts, jaccard, hrr, semantic, ppr)", name)
+		}
+	}
+	return w, w.Validate()
+}

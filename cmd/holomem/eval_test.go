@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// evalFile writes a small generated JSONL data set: facts about people and
+// hobbies, one query per fact.
+func evalFile(t *testing.T) string {
+	t.Helper()
+	people := []string{"Alice", "Bob", "Chen", "Dana"}
+	things := []string{"guitar", "kayak", "sourdough", "telescope", "chess", "pottery"}
+	var b strings.Builder
+	for i := range 24 {
+		p, th := people[i%len(people)], things[i%len(things)]
+		fmt.Fprintf(&b, `{"kind":"fact","key":"k%d","text":"%s practises %s every week (note %d)","time":"2023-0%d-10T10:00:00Z"}`+"\n", i, p, th, i, 1+i%9)
+		fmt.Fprintf(&b, `{"kind":"query","id":"q%d","text":"how often does %s practise %s","gold":["k%d"],"category":"c%d"}`+"\n", i, p, th, i, i%2)
+	}
+	path := filepath.Join(t.TempDir(), "eval.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCLI_Eval(t *testing.T) {
+	c := newCLI(t)
+	path := evalFile(t)
+	var rep struct {
+		Facts   int `json:"facts"`
+		Queries int `json:"queries"`
+		Systems []struct {
+			Name    string  `json:"name"`
+			VsBM25  float64 `json:"vs_bm25"`
+			Overall struct {
+				At []struct {
+					K      int     `json:"k"`
+					Recall float64 `json:"recall"`
+				} `json:"at"`
+			} `json:"overall"`
+		} `json:"systems"`
+	}
+	c.json(&rep, "eval", path, "--ablate", "-k", "1,10")
+	if rep.Facts != 24 || rep.Queries != 24 || len(rep.Systems) != 5 {
+		t.Fatalf("report = %+v", rep)
+	}
+	for _, s := range rep.Systems[:2] {
+		if s.Overall.At[1].Recall < 0.9 {
+			t.Errorf("%s recall@10 = %v on an easy set", s.Name, s.Overall.At[1].Recall)
+		}
+	}
+	out := c.ok("eval", path, "--undated", "--weights", "fts=1,jaccard=0.5")
+	if !strings.Contains(out, "hybrid") || !strings.Contains(out, "undated") {
+		t.Errorf("text output:\n%s", out)
+	}
+	for _, args := range [][]string{{"eval"}, {"eval", path, "--locomo", path}, {"eval", path, "--weights", "x=1"}, {"eval", path, "--now", "yesterday"}} {
+		if _, _, code := c.run("", args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte(`{"kind":"query","text":"q","gold":["x"]}`+"\n"), 0o600)
+	if _, _, code := c.run("", "eval", bad); code != exitInvalid {
+		t.Errorf("bad data: exit %d, want %d", code, exitInvalid)
+	}
+}

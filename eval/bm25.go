@@ -1,0 +1,108 @@
+package eval
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// BM25 is the plain Okapi BM25 baseline: lower-cased word tokens (letters,
+// digits, underscore), a small English stop list removed, no stemming,
+// k1 1.5, b 0.75, idf = ln(1 + (N - df + 0.5) / (df + 0.5)). It is the
+// "plain search library" any memory must beat, computed in-process so the
+// comparison runs over exactly the same facts and queries.
+type BM25 struct {
+	K1, B float64
+	docs  []bm25Doc
+	df    map[string]int
+	avg   float64
+}
+
+type bm25Doc struct {
+	key string
+	tf  map[string]int
+	len int
+}
+
+// bm25Stop is the stop list of the reference baseline script.
+var bm25Stop = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("a an the is are was were be been being of to in on at for with by from and or not do does did what when where who whom which why how that this these those it its i you he she they we me my your his her their our") {
+		m[w] = true
+	}
+	return m
+}()
+
+// bm25Tokens splits s like Python's re.findall(r"\w+", s.lower()) and drops stop words.
+func bm25Tokens(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_')
+	}) {
+		if !bm25Stop[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// NewBM25 indexes the texts; keys are what Search returns.
+func NewBM25(keys, texts []string) *BM25 {
+	b := &BM25{K1: 1.5, B: 0.75, df: map[string]int{}}
+	total := 0
+	for i, t := range texts {
+		toks := bm25Tokens(t)
+		d := bm25Doc{key: keys[i], tf: map[string]int{}, len: len(toks)}
+		for _, w := range toks {
+			d.tf[w]++
+		}
+		for w := range d.tf {
+			b.df[w]++
+		}
+		total += len(toks)
+		b.docs = append(b.docs, d)
+	}
+	if len(b.docs) > 0 {
+		b.avg = float64(total) / float64(len(b.docs))
+	}
+	return b
+}
+
+// Search returns the keys of the k best documents with a positive score,
+// best first, ties in index order.
+func (b *BM25) Search(query string, k int) []string {
+	qt := bm25Tokens(query)
+	n := float64(len(b.docs))
+	type sc struct {
+		s float64
+		i int
+	}
+	var hits []sc
+	for i, d := range b.docs {
+		s := 0.0
+		for _, w := range qt {
+			f := float64(d.tf[w])
+			if f == 0 {
+				continue
+			}
+			df := float64(b.df[w])
+			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+			s += idf * f * (b.K1 + 1) / (f + b.K1*(1-b.B+b.B*float64(d.len)/b.avg))
+		}
+		if s > 0 {
+			hits = append(hits, sc{s, i})
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].s != hits[j].s {
+			return hits[i].s > hits[j].s
+		}
+		return hits[i].i < hits[j].i
+	})
+	out := make([]string, 0, min(k, len(hits)))
+	for _, h := range hits[:min(k, len(hits))] {
+		out = append(out, b.docs[h.i].key)
+	}
+	return out
+}
