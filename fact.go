@@ -72,6 +72,47 @@ type Anchor struct {
 	Hash string `json:"hash"`
 }
 
+// validate checks an anchor's form (a nil anchor is valid): see
+// [ValidateAnchorPath]; Hash is empty or 64 hex digits.
+func (a *Anchor) validate() error {
+	if a == nil {
+		return nil
+	}
+	if err := ValidateAnchorPath(a.Path); err != nil {
+		return err
+	}
+	if a.Hash != "" {
+		if len(a.Hash) != 64 || strings.Trim(strings.ToLower(a.Hash), "0123456789abcdef") != "" {
+			return fmt.Errorf("%w: anchor hash must be 64 hex digits (SHA-256)", ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// ValidateAnchorPath checks that p can name a file under a project root:
+// non-empty, relative, slash-separated, with no "." or ".." element, no
+// backslash and no NUL. Anchors arrive from agents over MCP and HTTP, and
+// recall reads the files they name, so a path that could leave the root
+// is refused when the fact is written.
+func ValidateAnchorPath(p string) error {
+	switch {
+	case strings.TrimSpace(p) == "":
+		return fmt.Errorf("%w: anchor has an empty path", ErrInvalid)
+	case len(p) > 4096:
+		return fmt.Errorf("%w: anchor path is longer than 4096 bytes", ErrInvalid)
+	case !utf8.ValidString(p) || strings.ContainsAny(p, "\x00\\"):
+		return fmt.Errorf("%w: anchor path %q has a NUL, a backslash or invalid UTF-8", ErrInvalid, p)
+	case strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':'):
+		return fmt.Errorf("%w: anchor path %q must be relative to the project root", ErrInvalid, p)
+	}
+	for _, el := range strings.Split(p, "/") {
+		if el == "" || el == "." || el == ".." {
+			return fmt.Errorf("%w: anchor path %q must be a clean path inside the project root (no '.', '..' or empty elements)", ErrInvalid, p)
+		}
+	}
+	return nil
+}
+
 // Normalize fills defaults (namespace, category, trust) and trims labels.
 // It does not touch Content beyond what Validate checks.
 func (f *Fact) Normalize() {
@@ -135,8 +176,8 @@ func (f *Fact) Validate() error {
 	if math.IsNaN(f.Trust) || f.Trust < 0 || f.Trust > 1 {
 		return fmt.Errorf("%w: trust %v is outside 0..1", ErrInvalid, f.Trust)
 	}
-	if f.Anchor != nil && strings.TrimSpace(f.Anchor.Path) == "" {
-		return fmt.Errorf("%w: anchor has an empty path", ErrInvalid)
+	if err := f.Anchor.validate(); err != nil {
+		return err
 	}
 	if len(f.Embedding) > 0 && f.ModelID == "" {
 		return fmt.Errorf("%w: an embedding needs the id of the model that made it", ErrInvalid)
@@ -229,6 +270,12 @@ func (u FactUpdate) Validate() error {
 	}
 	if u.Trust != nil && (math.IsNaN(*u.Trust) || *u.Trust < 0 || *u.Trust > 1) {
 		return fmt.Errorf("%w: trust %v is outside 0..1", ErrInvalid, *u.Trust)
+	}
+	// An anchor with an empty path removes the anchor; any other must be valid.
+	if u.Anchor != nil && strings.TrimSpace(u.Anchor.Path) != "" {
+		if err := u.Anchor.validate(); err != nil {
+			return err
+		}
 	}
 	for _, l := range []*string{u.Category, u.Source} {
 		if l != nil {

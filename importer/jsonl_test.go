@@ -29,7 +29,7 @@ func exportFacts() ([]*holomem.Fact, []*holomem.Edge) {
 		{
 			ID: 5, Namespace: "proj", Content: "Use tabs in Makefiles", Category: "user_pref",
 			Trust: 0.9, UnhelpfulCount: 2, CreatedAt: t0, UpdatedAt: t0,
-			Anchor:  &holomem.Anchor{Path: "Makefile", Hash: "ab12"},
+			Anchor:  &holomem.Anchor{Path: "Makefile", Hash: strings.Repeat("ab", 32)},
 			ModelID: "minilm@1", Embedding: []float32{0.1, -0.25, 1e-7, 0.33333334},
 		},
 		{

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/anchor"
 	"github.com/holomem/holomem/hrr"
 	"github.com/holomem/holomem/text"
 )
@@ -50,12 +51,13 @@ type Options struct {
 	// GraphM is the HNSW neighbour count M (the bottom layer keeps 2M).
 	// Zero means hnsw.DefaultM (16).
 	GraphM int
-	// AnchorRoot resolves relative anchor paths; "" means FindAnchorRoot's
-	// answer, else the working directory.
+	// AnchorRoot is the directory anchors are confined to and resolved
+	// against; "" means FindAnchorRoot's answer, else anchors are not
+	// checked (recall never reads a file outside an anchor root).
 	AnchorRoot string
-	// FindAnchorRoot, when set, is called once, the first time a relative
-	// anchor is checked (the CLI asks git for the project root only then,
-	// so commands without anchored facts spawn no process).
+	// FindAnchorRoot, when set, is called once, the first time an anchor
+	// is checked (the CLI asks git for the project root only then, so
+	// commands without anchored facts spawn no process).
 	FindAnchorRoot func() string
 	// Now is the clock; nil means time.Now. Tests set it.
 	Now func() time.Time
@@ -85,7 +87,7 @@ type Memory struct {
 	sem *semanticIndex // nil without an embedder
 	hrr *hrrCache
 
-	anchorOnce sync.Once
+	anchors *anchor.Checker
 
 	mu struct {
 		sync.Mutex
@@ -127,7 +129,8 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	m := &Memory{store: store, emb: opts.Embedder, opts: opts, log: opts.Logger, hrr: newHRRCache(store)}
+	m := &Memory{store: store, emb: opts.Embedder, opts: opts, log: opts.Logger, hrr: newHRRCache(store),
+		anchors: anchor.NewChecker(opts.AnchorRoot, opts.FindAnchorRoot)}
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}

@@ -111,7 +111,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	if len(hits) > q.Limit {
 		hits = hits[:q.Limit]
 	}
-	m.markStale(hits)
+	m.markStale(ctx, hits)
 	if !q.NoTouch && len(hits) > 0 {
 		ids := make([]int64, len(hits))
 		for i, h := range hits {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/anchor"
 	"github.com/holomem/holomem/retrieve"
 )
 
@@ -136,11 +137,21 @@ func (a *app) doctorCmd() *cobra.Command {
 					r.Warnings = append(r.Warnings, fmt.Sprintf("no %s edges from %q in the last 7 days (there were %d in the 30 days before): check the importer or the pattern that makes them", ea.Kind, ea.Origin, ea.Prev30d))
 				}
 			}
-			stale, err := a.staleAnchors(cmd, m)
+			stale, unchecked, err := a.staleAnchors(cmd, m)
 			if err != nil {
 				return err
 			}
 			r.Stale = stale
+			if len(stale) > 0 {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%d anchored facts describe files that changed or vanished: review them (holomem get ID), then update or forget them", len(stale)))
+			}
+			if unchecked > 0 {
+				why := "their paths are not inside the anchor root " + m.Anchors().Root() + " (absolute paths from an older holomem): update the anchors or forget the facts"
+				if m.Anchors().Root() == "" {
+					why = anchor.ErrNoRoot.Error()
+				}
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%d anchored facts could not be checked: %s", unchecked, why))
+			}
 			if m.Embedder() != nil {
 				idx, err := m.IndexStatus(ctx)
 				if err != nil {
@@ -183,24 +194,30 @@ func (a *app) doctorCmd() *cobra.Command {
 	}
 }
 
-func (a *app) staleAnchors(cmd *cobra.Command, m interface {
-	Store() holomem.Store
-	AnchorState(*holomem.Anchor) string
-}) ([]staleFact, error) {
-	var out []staleFact
+// staleAnchors lists the anchored facts whose files changed or vanished,
+// and counts those that cannot be checked (no anchor root, or a path
+// written by an older version outside it).
+func (a *app) staleAnchors(cmd *cobra.Command, m *retrieve.Memory) (stale []staleFact, unchecked int, err error) {
 	var after int64
 	for {
 		facts, _, err := m.Store().FindFacts(cmd.Context(), holomem.FactFilter{AfterID: after, Limit: 1000})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if len(facts) == 0 {
-			return out, nil
+			return stale, unchecked, nil
 		}
 		for _, f := range facts {
 			after = f.ID
-			if why := m.AnchorState(f.Anchor); why != "" {
-				out = append(out, staleFact{ID: f.ID, Path: f.Anchor.Path, Reason: why})
+			if f.Anchor == nil {
+				continue
+			}
+			if m.Anchors().Checkable(f.Anchor) != nil {
+				unchecked++
+				continue
+			}
+			if why := m.AnchorState(cmd.Context(), f.Anchor); why != "" {
+				stale = append(stale, staleFact{ID: f.ID, Path: f.Anchor.Path, Reason: why})
 			}
 		}
 	}

@@ -35,6 +35,8 @@ type app struct {
 	modelDir  string
 	noModel   bool
 	halfLife  time.Duration
+	// anchorRoot confines anchors; "" means the git project's top level.
+	anchorRoot string
 
 	// useGraph lets the memory load HNSW graphs: long-running commands
 	// (serve, mcp, doctor, graph build) set it; a one-shot command scans
@@ -77,6 +79,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 	f.BoolVar(&a.noModel, "no-model", false, "run without the embedding model")
 	hl, _ := time.ParseDuration(os.Getenv("HOLOMEM_HALF_LIFE"))
 	f.DurationVar(&a.halfLife, "half-life", hl, "age at which decay halves a fact's score, e.g. 720h ($HOLOMEM_HALF_LIFE; default 90 days; negative: no decay)")
+	f.StringVar(&a.anchorRoot, "anchor-root", os.Getenv("HOLOMEM_ANCHOR_ROOT"), "directory anchors are confined to ($HOLOMEM_ANCHOR_ROOT; default: the git project's top level)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 
 	root.AddGroup(&cobra.Group{ID: "facts", Title: "Facts:"}, &cobra.Group{ID: "search", Title: "Recall:"},
@@ -154,6 +157,7 @@ func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
 	} else if !errors.Is(err, holomem.ErrNoEmbedder) {
 		return nil, err
 	}
+	opts.AnchorRoot = a.anchorRoot
 	opts.FindAnchorRoot = func() string { return gitTopLevel(".") }
 	m, err := retrieve.New(s, opts)
 	if err != nil {

@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
+	"io/fs"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -12,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/retrieve"
+	"github.com/holomem/holomem/anchor"
 	"github.com/holomem/holomem/sqlite"
 )
 
@@ -96,7 +97,7 @@ func (a *app) readContent(args []string) (string, error) {
 func (a *app) addCmd() *cobra.Command {
 	var f holomem.Fact
 	var tags []string
-	var anchor string
+	var anchorFile string
 	cmd := &cobra.Command{
 		Use: "add CONTENT... | add -", Short: "Remember a fact (reports near-duplicates and contradictions)", GroupID: "facts",
 		Args: cobra.MinimumNArgs(1),
@@ -110,12 +111,10 @@ func (a *app) addCmd() *cobra.Command {
 				return err
 			}
 			f.Content, f.Namespace, f.Tags = content, a.ns(), tags
-			if anchor != "" {
-				sum, err := retrieve.FileHash(anchor)
-				if err != nil {
-					return fmt.Errorf("%w: anchor %s: %v", holomem.ErrInvalid, anchor, err)
+			if anchorFile != "" {
+				if f.Anchor, err = newAnchor(cmd.Context(), m.Anchors().Root(), anchorFile); err != nil {
+					return err
 				}
-				f.Anchor = &holomem.Anchor{Path: anchorPath(anchor), Hash: sum}
 			}
 			res, err := m.Remember(cmd.Context(), &f)
 			if err != nil {
@@ -141,7 +140,7 @@ func (a *app) addCmd() *cobra.Command {
 	cmd.Flags().StringVar(&f.Source, "source", "cli", "where the fact came from")
 	cmd.Flags().StringVar(&f.ExternalKey, "key", "", "unique external key (e.g. github:owner/repo#123)")
 	cmd.Flags().Float64Var(&f.Trust, "trust", holomem.DefaultTrust, "initial trust 0..1")
-	cmd.Flags().StringVar(&anchor, "anchor", "", "anchor the fact to a file (marked stale when it changes)")
+	cmd.Flags().StringVar(&anchorFile, "anchor", "", "anchor the fact to a file inside the project (marked stale when it changes)")
 	return cmd
 }
 
@@ -374,17 +373,19 @@ func oneLine(s string, n int) string {
 	return s
 }
 
-// anchorPath stores an anchor relative to the git project's top level (so
-// the fact stays valid wherever the project is checked out), else absolute.
-func anchorPath(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return p
+// newAnchor anchors a fact to the file p (absolute or relative to the
+// working directory), which must be a regular file inside root.
+func newAnchor(ctx context.Context, root, p string) (*holomem.Anchor, error) {
+	rel, err := anchor.Rel(root, p)
+	var sum string
+	if err == nil {
+		sum, err = anchor.Hash(ctx, root, rel)
 	}
-	if top := gitTopLevel(filepath.Dir(abs)); top != "" {
-		if rel, err := filepath.Rel(top, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
-		}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%w: anchor %s: no such file", holomem.ErrInvalid, p)
+	case err != nil:
+		return nil, err
 	}
-	return abs
+	return &holomem.Anchor{Path: rel, Hash: sum}, nil
 }

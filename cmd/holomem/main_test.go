@@ -288,9 +288,28 @@ func TestCLI_ProjectNamespaceAndAnchors(t *testing.T) {
 	}
 
 	c := newCLI(t)
-	file := filepath.Join(t.TempDir(), "deploy.yml")
+	root := t.TempDir()
+	file := filepath.Join(root, "deploy.yml")
 	os.WriteFile(file, []byte("replicas: 3\n"), 0o600)
-	c.ok("-n", "proj", "add", "The deploy file sets three replicas", "--anchor", file)
+	// Outside a git project and without --anchor-root there is no root to
+	// confine the anchor to: refused, saying what to do.
+	t.Chdir(t.TempDir())
+	t.Setenv("HOLOMEM_ANCHOR_ROOT", "")
+	if _, stderr, code := c.run("", "-n", "proj", "add", "x", "--anchor", file); code != 4 || !strings.Contains(stderr, "--anchor-root") {
+		t.Errorf("anchor without a root: exit %d, %q; want 4 naming --anchor-root", code, stderr)
+	}
+	if _, stderr, code := c.run("", "--anchor-root", root, "-n", "proj", "add", "x", "--anchor", filepath.Join(root, "../../../etc/passwd")); code != 4 || !strings.Contains(stderr, "outside") {
+		t.Errorf("anchor escaping the root: exit %d, %q; want 4, outside", code, stderr)
+	}
+	c.ok("--anchor-root", root, "-n", "proj", "add", "The deploy file sets three replicas", "--anchor", file)
+	var got struct {
+		Anchor struct{ Path string } `json:"anchor"`
+	}
+	c.json(&got, "-n", "proj", "get", "1")
+	if got.Anchor.Path != "deploy.yml" {
+		t.Errorf("stored anchor path = %q, want deploy.yml relative to the root", got.Anchor.Path)
+	}
+	t.Setenv("HOLOMEM_ANCHOR_ROOT", root)
 	c.ok("-n", "other", "add", "The deploy file of another project")
 	var res struct {
 		Hits []struct {

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package anchor
+
+const openFlags = 0
