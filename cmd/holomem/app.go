@@ -85,8 +85,8 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 	root.AddGroup(&cobra.Group{ID: "facts", Title: "Facts:"}, &cobra.Group{ID: "search", Title: "Recall:"},
 		&cobra.Group{ID: "graph", Title: "Graph:"}, &cobra.Group{ID: "admin", Title: "Store and models:"},
 		&cobra.Group{ID: "agents", Title: "Agents:"})
-	for _, c := range a.commands() {
-		root.AddCommand(c)
+	for _, newCmd := range commands {
+		root.AddCommand(newCmd(a))
 	}
 	return root
 }
@@ -219,4 +219,15 @@ func isCobraUsage(err error) bool {
 	return strings.HasPrefix(s, "unknown command") || strings.HasPrefix(s, "accepts ") ||
 		strings.HasPrefix(s, "requires at least") || strings.HasPrefix(s, "unknown flag") ||
 		strings.HasPrefix(s, "invalid argument")
+}
+
+func (a *app) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+func (a *app) modelID() string {
+	if a.emb != nil {
+		return a.emb.ModelID()
+	}
+	return ""
 }

@@ -1,127 +1,38 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"slices"
-	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/synth"
-	"github.com/holomem/holomem/retrieve"
-	"github.com/holomem/holomem/sqlite"
+	"github.com/holomem/holomem/cmd/holomem/bench"
 )
 
+// benchCmd wires the scenarios of package bench to the CLI: the hook and
+// import scenarios measure the CLI's own code paths, so they get them here.
 func (a *app) benchCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "bench", Short: "Benchmark scenarios that print the figures in the README", GroupID: "admin"}
-	cmd.AddCommand(a.benchStoreCmd(), a.benchEmbedCmd(), a.benchANNCmd(), a.benchHookCmd(), a.benchMCPCmd(), a.benchImportCmd())
-	return cmd
-}
-
-// percentiles returns p50 and p99 of samples (sorted in place).
-func percentiles(samples []time.Duration) (p50, p99 time.Duration) {
-	if len(samples) == 0 {
-		return 0, 0
-	}
-	slices.Sort(samples)
-	return samples[len(samples)/2], samples[(len(samples)-1)*99/100]
-}
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d.Microseconds())/1000) }
-
-func (a *app) benchStoreCmd() *cobra.Command {
-	var sizes []int
-	var queries int
-	cmd := &cobra.Command{
-		Use:   "store",
-		Short: "Insert throughput, bytes per fact, recall/probe/reason latency on synthetic facts (no model)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := a.stdout
-			fmt.Fprintf(w, "%-8s %-14s %-14s %-11s %-12s %-12s %-12s %-12s\n", "facts", "import/s", "remember/s", "bytes/fact", "recall p50", "recall p99", "probe p50", "reason p50")
-			for _, n := range sizes {
-				if err := benchStore(cmd.Context(), w, n, queries); err != nil {
-					return err
-				}
+	return bench.Command(bench.Env{
+		Stdout: a.stdout, Stderr: a.stderr, Quiet: a.quiet, Version: version, Usage: usagef,
+		Hook: func(ctx context.Context, db string) (func(context.Context, string) error, func(), error) {
+			h := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+			h.dbPath, h.global, h.noModel = db, true, true
+			recall := func(ctx context.Context, prompt string) error {
+				_, _, err := h.hookRecall(ctx, prompt, 5, 600, 0.05)
+				return err
 			}
-			return nil
+			return recall, h.close, nil
 		},
-	}
-	cmd.Flags().IntSliceVar(&sizes, "facts", []int{10_000, 100_000}, "store sizes")
-	cmd.Flags().IntVar(&queries, "queries", 500, "queries per size")
-	return cmd
-}
-
-func benchStore(ctx context.Context, w io.Writer, n, queries int) error {
-	dir, err := os.MkdirTemp("", "holomem-bench")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "bench.db")
-	s, err := sqlite.Open(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	m, err := retrieve.New(s, retrieve.Options{})
-	if err != nil {
-		return err
-	}
-	t0 := time.Now()
-	if err := importSynthetic(ctx, m, n); err != nil {
-		return err
-	}
-	importRate := float64(n) / time.Since(t0).Seconds()
-
-	const one = 300
-	t0 = time.Now()
-	for i := range one {
-		if _, err := m.Remember(ctx, synth.Fact(9, i)); err != nil {
-			return err
-		}
-	}
-	rememberRate := one / time.Since(t0).Seconds()
-
-	if err := s.Checkpoint(ctx); err != nil {
-		return err
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	perFact := float64(st.Size()) / float64(n+one)
-
-	recall := make([]time.Duration, 0, queries)
-	for i := range queries {
-		t := time.Now()
-		if _, err := m.Recall(ctx, holomem.Query{Text: synth.Query(2, i), NoTouch: true}); err != nil {
-			return err
-		}
-		recall = append(recall, time.Since(t))
-	}
-	people, services := synth.People(), synth.Services()
-	var probe, reason []time.Duration
-	for i := range min(queries, 100) {
-		t := time.Now()
-		if _, err := m.Probe(ctx, "", people[i%len(people)], 10); err != nil {
-			return err
-		}
-		probe = append(probe, time.Since(t))
-		t = time.Now()
-		if _, err := m.Reason(ctx, "", []string{people[i%len(people)], services[i%len(services)]}, 10); err != nil {
-			return err
-		}
-		reason = append(reason, time.Since(t))
-	}
-	r50, r99 := percentiles(recall)
-	p50, _ := percentiles(probe)
-	q50, _ := percentiles(reason)
-	fmt.Fprintf(w, "%-8d %-14.0f %-14.0f %-11.0f %-12s %-12s %-12s %-12s\n", n, importRate, rememberRate, perFact, ms(r50), ms(r99), ms(p50), ms(q50))
-	return nil
+		Import: func(ctx context.Context, db, kind, path, repo string) (*bench.ImportReport, error) {
+			imp := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+			imp.dbPath, imp.global, imp.noModel, imp.quiet = db, true, true, true
+			defer imp.close()
+			rep, err := imp.runImport(ctx, kind, path, repo, "", false)
+			if err != nil {
+				return nil, err
+			}
+			return &bench.ImportReport{Records: rep.Records, Edges: rep.Edges}, nil
+		},
+	})
 }

@@ -82,3 +82,6 @@ func exitCode(err error) int {
 	}
 	return exitError
 }
+
+// version is reported by the MCP handshake and /healthz.
+var version = "0.1.0"

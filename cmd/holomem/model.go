@@ -1,90 +1,77 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
+	"io"
 	"time"
 
-	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/embed"
+	"github.com/spf13/cobra"
+
 	"github.com/holomem/holomem/hub"
-	"github.com/holomem/holomem/spm"
 )
 
-// defaultModel is the sentence model holomem uses when one is installed.
-const defaultModel = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
-
-// modelIdleTimeout unloads the model after this long without a request in
-// long-running commands (serve, mcp).
-const modelIdleTimeout = 10 * time.Minute
-
-// modelDirPath returns the directory models are installed in.
-func (a *app) modelDirPath() string {
-	if a.modelDir != "" {
-		return a.modelDir
-	}
-	return defaultModelDir()
-}
-
-// embedder opens the configured model lazily (weights load on first use).
-// It returns an error wrapping holomem.ErrNoEmbedder when no model is
-// installed or the user turned it off.
-func (a *app) embedder() (holomem.Embedder, error) {
-	if a.emb != nil {
-		return a.emb, nil
-	}
-	if a.noModel || strings.EqualFold(a.modelName, "none") {
-		return nil, fmt.Errorf("%w: disabled by --no-model", holomem.ErrNoEmbedder)
-	}
-	dir, err := findModel(a.modelDirPath(), a.modelName)
-	if err != nil {
-		return nil, err
-	}
-	revision := ""
-	if ms, err := hub.List(filepath.Dir(dir)); err == nil {
-		for _, m := range ms {
-			if m.Dir == dir && m.Commit != "" {
-				revision = m.Commit[:min(12, len(m.Commit))]
+func (a *app) modelCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "model", Short: "Download and list embedding models", GroupID: "admin"}
+	var revision, baseURL string
+	pull := &cobra.Command{
+		Use:   "pull [NAME]",
+		Short: "Download a sentence model from the model hub (resumable, checksummed)",
+		Long: `Downloads the standard files of a sentence model (config, tokenizer,
+model.safetensors) into the model directory, resuming a broken download and
+verifying SHA-256 checksums. NAME defaults to --model. Needs internet access
+to the hub (or --base-url of a mirror); $HF_TOKEN is sent when set.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := a.modelName
+			if len(args) == 1 {
+				name = args[0]
 			}
-		}
+			c := hub.NewClient()
+			if baseURL != "" {
+				c.BaseURL = baseURL
+			}
+			bar := a.progress()
+			c.Progress = func(file string, done, total int64) {
+				bar.Update(file, int(done>>10), int(max(total, 0)>>10))
+			}
+			t0 := time.Now()
+			m, err := c.Pull(cmd.Context(), name, revision, a.modelDirPath())
+			bar.Done()
+			if err != nil {
+				return fmt.Errorf("pull %s (run it again to resume): %w", name, err)
+			}
+			var size int64
+			for _, f := range m.Files {
+				size += f.Size
+			}
+			return a.out(m, func(w io.Writer) {
+				fmt.Fprintf(w, "%s@%s: %d files, %s in %s (%s)\n", m.Repo, m.Revision, len(m.Files), humanBytes(size), m.Dir, time.Since(t0).Round(time.Millisecond))
+				fmt.Fprintln(w, "next: `holomem backfill` embeds the facts stored before the model arrived")
+			})
+		},
 	}
-	e, err := embed.Open(dir, &embed.Options{
-		Name:          a.modelName,
-		Revision:      revision,
-		IdleTimeout:   modelIdleTimeout,
-		LoadTokenizer: loadTokenizer,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("open model %s: %w", dir, err)
+	pull.Flags().StringVar(&revision, "revision", "main", "branch, tag or commit")
+	pull.Flags().StringVar(&baseURL, "base-url", "", "hub URL (default "+hub.DefaultBaseURL+")")
+	list := &cobra.Command{
+		Use: "list", Short: "List installed models", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ms, err := hub.List(a.modelDirPath())
+			if err != nil {
+				return err
+			}
+			if ms == nil {
+				ms = []hub.Manifest{}
+			}
+			return a.out(ms, func(w io.Writer) {
+				if len(ms) == 0 {
+					fmt.Fprintf(w, "no models in %s: run `holomem model pull`\n", a.modelDirPath())
+				}
+				for _, m := range ms {
+					fmt.Fprintf(w, "%-60s %s %s  %s\n", m.Repo, m.Revision, m.PulledAt.Format("2006-01-02"), m.Dir)
+				}
+			})
+		},
 	}
-	a.emb = e
-	return e, nil
+	cmd.AddCommand(pull, list)
+	return cmd
 }
-
-func loadTokenizer(dir string) (embed.Tokenizer, error) {
-	return spm.Load(dir)
-}
-
-// modelMissingHint says how to get a model, for doctor.
-func (a *app) modelMissingHint() string {
-	if a.noModel || strings.EqualFold(a.modelName, "none") {
-		return "disabled (--no-model): recall runs on fts, jaccard and hrr"
-	}
-	return fmt.Sprintf("not installed: recall runs on fts, jaccard and hrr; run `holomem model pull %s` (or --model-dir DIR for a local copy)", a.modelName)
-}
-
-// findModel resolves a model name (a hub repo id or a directory) to its
-// directory; a missing model is ErrNoEmbedder, which recall treats as "run
-// without the semantic channel".
-func findModel(dir, name string) (string, error) {
-	p, err := hub.Find(dir, name)
-	if errors.Is(err, holomem.ErrNotFound) {
-		return "", fmt.Errorf("%w: %v", holomem.ErrNoEmbedder, err)
-	}
-	return p, err
-}
-
-// defaultModelDir is where models are installed (see hub.DefaultDir).
-func defaultModelDir() string { return hub.DefaultDir() }

@@ -17,45 +17,6 @@ import (
 	"github.com/holomem/holomem/web"
 )
 
-// version is reported by the MCP handshake and /healthz.
-var version = "0.1.0"
-
-func (a *app) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-}
-
-func (a *app) modelID() string {
-	if a.emb != nil {
-		return a.emb.ModelID()
-	}
-	return ""
-}
-
-func (a *app) mcpCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve the memory tools over MCP on stdin/stdout (for Claude Code, Cursor, any MCP client)",
-		Long: `Runs an MCP server on stdin/stdout. The default namespace is the git project of the
-working directory (--global for the shared one). Logs go to stderr.`,
-		GroupID: "agents", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.useGraph = true
-			m, err := a.memory(cmd.Context())
-			if err != nil {
-				return err
-			}
-			srv := mcpserver.New(m, m.Store(), mcpserver.Options{
-				Namespace: a.ns(), Version: version, Model: a.modelID(), Logger: a.logger(),
-			})
-			err = srv.ServeStdio(cmd.Context())
-			if errors.Is(err, context.Canceled) {
-				return nil
-			}
-			return err
-		},
-	}
-}
-
 func (a *app) serveCmd() *cobra.Command {
 	var addr string
 	var refresh time.Duration

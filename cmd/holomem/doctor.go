@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,67 +12,6 @@ import (
 	"github.com/holomem/holomem/anchor"
 	"github.com/holomem/holomem/retrieve"
 )
-
-func (a *app) statsCmd() *cobra.Command {
-	var all bool
-	cmd := &cobra.Command{
-		Use: "stats", Short: "Counts of facts, entities, edges, vectors", GroupID: "admin", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := a.open(cmd.Context())
-			if err != nil {
-				return err
-			}
-			ns := a.ns()
-			if all {
-				ns = ""
-			}
-			st, err := s.Stats(cmd.Context(), ns)
-			if err != nil {
-				return err
-			}
-			return a.out(st, func(w io.Writer) { printStats(w, st) })
-		},
-	}
-	cmd.Flags().BoolVar(&all, "all", false, "all namespaces")
-	return cmd
-}
-
-func printStats(w io.Writer, st *holomem.Stats) {
-	fmt.Fprintf(w, "database:   %s (schema %d, %s)\n", st.Path, st.SchemaVersion, humanBytes(st.SizeBytes))
-	fmt.Fprintf(w, "facts:      %d (%d superseded)\n", st.Facts, st.Superseded)
-	fmt.Fprintf(w, "entities:   %d\n", st.Entities)
-	printCounts(w, "namespaces", st.Namespaces)
-	printCounts(w, "categories", st.Categories)
-	printCounts(w, "edges", st.Edges)
-	printCounts(w, "vectors", st.Models)
-}
-
-func printCounts(w io.Writer, title string, m map[string]int) {
-	if len(m) == 0 {
-		return
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	fmt.Fprintf(w, "%s:\n", title)
-	for _, k := range keys {
-		fmt.Fprintf(w, "  %-40s %d\n", k, m[k])
-	}
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
 
 // doctorReport is what `holomem doctor` finds.
 type doctorReport struct {

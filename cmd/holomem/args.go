@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/sqlite"
+)
+
+func parseID(s string) (int64, error) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(s), "#"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, usagef("%q is not a fact id (a positive number)", s)
+	}
+	return id, nil
+}
+
+// factArg opens the store and loads the fact an argument names.
+func (a *app) factArg(ctx context.Context, arg string) (*sqlite.Store, *holomem.Fact, error) {
+	id, err := parseID(arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := a.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := s.FindFactByID(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, f, nil
+}
+
+// parseIDPair parses the two fact ids of supersede, link and unlink.
+func parseIDPair(args []string) (int64, int64, error) {
+	a, err := parseID(args[0])
+	if err != nil {
+		return 0, 0, err
+	}
+	b, err := parseID(args[1])
+	return a, b, err
+}

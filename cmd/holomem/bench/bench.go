@@ -1,0 +1,52 @@
+package bench
+
+import (
+	"context"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Env is what the scenarios need from the holomem binary: where to print
+// and the few CLI code paths a scenario measures end to end.
+type Env struct {
+	Stdout, Stderr io.Writer
+	// Quiet turns progress output off.
+	Quiet bool
+	// Version is reported in the MCP handshake of the mcp scenario.
+	Version string
+	// Usage wraps a message about a bad flag so the binary exits with its
+	// usage code.
+	Usage func(format string, args ...any) error
+	// Hook opens db the way `holomem --global --no-model hook recall` does
+	// and returns a function that runs the hook's recall and rendering once.
+	Hook func(ctx context.Context, db string) (recall func(ctx context.Context, prompt string) error, closeFn func(), err error)
+	// Import runs `holomem --global --no-model import KIND PATH` into db.
+	Import func(ctx context.Context, db, kind, path, repo string) (*ImportReport, error)
+}
+
+// ImportReport is what the import scenario reads of an import's outcome.
+type ImportReport struct {
+	Records, Edges int
+}
+
+// scenarios is the registry of `holomem bench` subcommands. Adding one is
+// a new file named after it holding a `func (e *Env) nameCmd()
+// *cobra.Command`, plus one line here.
+var scenarios = []func(*Env) *cobra.Command{
+	(*Env).storeCmd,
+	(*Env).embedCmd,
+	(*Env).annCmd,
+	(*Env).hookCmd,
+	(*Env).mcpCmd,
+	(*Env).importCmd,
+}
+
+// Command returns `holomem bench` with every scenario as a subcommand.
+func Command(env Env) *cobra.Command {
+	cmd := &cobra.Command{Use: "bench", Short: "Benchmark scenarios that print the figures in the README", GroupID: "admin"}
+	for _, newCmd := range scenarios {
+		cmd.AddCommand(newCmd(&env))
+	}
+	return cmd
+}
