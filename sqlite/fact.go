@@ -305,10 +305,12 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 	if len(f.HRR) > 0 {
 		hrr = f.HRR
 	}
-	res, err := w.exec(`INSERT INTO facts (namespace, content, content_hash, category, tags, source, external_key,
+	// The id is one past the largest ever given (migration 0005), never
+	// max(id)+1: a forgotten fact's id must not name a new one.
+	res, err := w.exec(`INSERT INTO facts (id, namespace, content, content_hash, category, tags, source, external_key,
 		trust, retrieval_count, helpful_count, unhelpful_count, created_at, updated_at,
 		anchor_path, anchor_hash, model_id, embedding, hrr)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES ((SELECT last + 1 FROM fact_ids WHERE only = 1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		f.Namespace, f.Content, hash, f.Category, joinTags(f.Tags), f.Source, nullString(f.ExternalKey),
 		f.Trust, f.RetrievalCount, f.HelpfulCount, f.UnhelpfulCount, nanos(f.CreatedAt), nanos(f.UpdatedAt),
 		anchorPath, anchorHash, modelID, emb, hrr)

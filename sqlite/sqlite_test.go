@@ -472,4 +472,13 @@ func TestOpen_MigratesOldFTS(t *testing.T) {
 	if err := s.Check(t.Context()); err != nil {
 		t.Error(err)
 	}
+	// Migration 0005 keeps the old ids and continues after the largest,
+	// even once that fact is forgotten.
+	if err := s.DeleteFact(t.Context(), 2); err != nil {
+		t.Fatal(err)
+	}
+	f := &holomem.Fact{Content: "a new fact after the migration"}
+	if _, err := s.CreateFact(t.Context(), f); err != nil || f.ID != 3 {
+		t.Errorf("first fact after migrating and forgetting #2 = #%d, %v; want #3", f.ID, err)
+	}
 }

@@ -482,6 +482,44 @@ func testDeleteFact(t *testing.T, s holomem.Store) {
 	create(t, s, fact("Erin owns the Zephyr project"))
 }
 
+// testDeleteFactIDNotReused: an id names one fact forever. Agents and
+// people keep ids, so the id of a forgotten fact must not come back for the
+// next fact, in the same namespace or another.
+func testDeleteFactIDNotReused(t *testing.T, s holomem.Store) {
+	ctx := t.Context()
+	a := create(t, s, fact("first fact"))
+	b := create(t, s, fact("second fact"))
+	if err := s.DeleteFact(ctx, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	c := create(t, s, fact("third fact"))
+	if c.ID == b.ID || c.ID == a.ID {
+		t.Fatalf("after deleting #%d the next fact got #%d: ids are reused", b.ID, c.ID)
+	}
+	if err := s.DeleteFact(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	other := fact("a fact elsewhere")
+	other.Namespace = "other"
+	d := create(t, s, other)
+	if d.ID <= c.ID {
+		t.Fatalf("after deleting #%d the next fact in another namespace got #%d: ids are reused", c.ID, d.ID)
+	}
+	// A batch continues after the largest id ever given, too.
+	batch := []*holomem.Fact{fact("batch one"), fact("batch two")}
+	if err := s.DeleteFact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateFacts(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range batch {
+		if f.ID <= d.ID {
+			t.Errorf("batch fact got #%d, not after the deleted #%d", f.ID, d.ID)
+		}
+	}
+}
+
 func testRecordFeedback(t *testing.T, s holomem.Store) {
 	ctx := t.Context()
 	f := create(t, s, &holomem.Fact{Content: "feedback target", CreatedAt: past})

@@ -30,6 +30,7 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"UpdateFact/ErrConflict", testUpdateFactErrConflict},
 		{"UpdateFact/Errors", testUpdateFactErrors},
 		{"DeleteFact", testDeleteFact},
+		{"DeleteFact/IDNotReused", testDeleteFactIDNotReused},
 		{"RecordFeedback", testRecordFeedback},
 		{"MarkRetrieved", testMarkRetrieved},
 		{"Supersede", testSupersede},
