@@ -32,8 +32,9 @@ type Store interface {
 type FactStore interface {
 	// CreateFact stores f after normalising and validating it, and fills its
 	// ID, timestamps and entities. When the namespace already holds the same
-	// content (or the same external key) it loads the existing fact into f and
-	// returns created == false. Non-zero CreatedAt/UpdatedAt and counters
+	// external key, or f has no key and the namespace holds the same content,
+	// it loads the existing fact into f and returns created == false (facts
+	// with distinct keys are distinct records, even with equal content). Non-zero CreatedAt/UpdatedAt and counters
 	// are kept (imports restore them). Returns ErrInvalid for bad input.
 	CreateFact(ctx context.Context, f *Fact) (created bool, err error)
 	// CreateFacts stores many facts in one transaction (bulk import), with

@@ -13,8 +13,9 @@
 //
 //   - facts: one row per fact. Times are unix nanoseconds. content_hash is
 //     the first 8 bytes of SHA-256(content); UNIQUE(namespace, content_hash)
-//     makes content unique per namespace (a hit is confirmed by comparing
-//     the content). external_key is unique per namespace when set. tags are
+//     over the facts without an external key makes their content unique
+//     per namespace (a hit is confirmed by comparing the content); facts
+//     with a key are one record each of their source and may repeat it. external_key is unique per namespace when set. tags are
 //     lower-case and space-separated (spaces inside a tag become '-').
 //     embedding is little-endian float32 with its model_id; hrr is package
 //     hrr's encoding. superseded_by points at the replacing fact and is set

@@ -15,8 +15,10 @@ import (
 
 // Hot lookups, named so plan_test.go can check they use an index.
 const (
-	qFactByHash      = "SELECT id, content FROM facts WHERE namespace = ? AND content_hash = ?"
-	qOtherFactByHash = "SELECT id FROM facts WHERE namespace = ? AND content_hash = ? AND id <> ?"
+	// qFactByHash prefers the key-less fact, then the oldest: keyed facts
+	// may share content (migration 0006).
+	qFactByHash      = "SELECT id, content FROM facts WHERE namespace = ? AND content_hash = ? ORDER BY external_key IS NOT NULL, id LIMIT 1"
+	qOtherFactByHash = "SELECT id FROM facts WHERE namespace = ? AND content_hash = ? AND id <> ? AND (? OR external_key IS NULL) ORDER BY id LIMIT 1"
 	qFactByKey       = "SELECT id FROM facts WHERE namespace = ? AND external_key = ?"
 )
 
@@ -210,8 +212,9 @@ func (q txQuerier) QueryRowContext(ctx context.Context, s string, args ...any) *
 // ID, timestamps and entities. CreatedAt, UpdatedAt and the counters are
 // kept when the caller sets them (imports preserve history); zero times
 // become now. f.ID is ignored: the store assigns ids. When the namespace
-// already holds the same external key or the same content, the existing
-// fact is loaded into f and created is false. Returns ErrInvalid for bad
+// already holds the same external key, or f has no key and the namespace
+// holds the same content, the existing fact is loaded into f and created is
+// false. Returns ErrInvalid for bad
 // input.
 func (s *Store) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
 	var created bool
@@ -264,7 +267,9 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 		}
 	}
 	hash := contentHash(f.Content)
-	if existing == 0 {
+	// A fact with an external key is identified by its key alone: two
+	// commits with the same message are two facts.
+	if existing == 0 && f.ExternalKey == "" {
 		var content string
 		err := w.queryRow(qFactByHash, f.Namespace, hash).Scan(&existing, &content)
 		switch {
@@ -487,7 +492,9 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 		if contentChanged {
 			hash := contentHash(*upd.Content)
 			var other int64
-			err := w.queryRow(qOtherFactByHash, cur.Namespace, hash, id).Scan(&other)
+			// A key-less fact must not take the content of any other fact;
+			// a keyed one only that of a key-less fact (see createFact).
+			err := w.queryRow(qOtherFactByHash, cur.Namespace, hash, id, cur.ExternalKey == "").Scan(&other)
 			if err == nil {
 				return fmt.Errorf("%w: fact %d in namespace %q already has this content", holomem.ErrConflict, other, cur.Namespace)
 			}

@@ -116,6 +116,29 @@ func testCreateFactExternalKey(t *testing.T, s holomem.Store) {
 	// Facts without a key do not collide on the empty key.
 	create(t, s, fact("no key one"))
 	create(t, s, fact("no key two"))
+
+	// Distinct keys with the same content are distinct records (two
+	// commits with the message "Fix typo"), not "already there".
+	c1 := create(t, s, &holomem.Fact{Content: "Fix typo", ExternalKey: "git:r@aaaaaaa"})
+	c2 := create(t, s, &holomem.Fact{Content: "Fix typo", ExternalKey: "git:r@bbbbbbb"})
+	if c1.ID == c2.ID {
+		t.Fatalf("two keys with the same content share fact %d", c1.ID)
+	}
+	// A key-less fact with that content is deduplicated against them, and
+	// an update may not give a key-less fact another's content.
+	plain := &holomem.Fact{Content: "Fix typo"}
+	if created, err := s.CreateFact(ctx, plain); err != nil || created || plain.ID != c1.ID {
+		t.Errorf("key-less duplicate of keyed content: created=%v err=%v id=%d; want the existing fact %d", created, err, plain.ID, c1.ID)
+	}
+	other := create(t, s, fact("something else"))
+	content := "Fix typo"
+	_, err = s.UpdateFact(ctx, other.ID, holomem.FactUpdate{Content: &content})
+	wantErr(t, "key-less fact updated to keyed content", err, holomem.ErrConflict)
+	// A keyed fact may be edited to another keyed fact's content.
+	c3 := create(t, s, &holomem.Fact{Content: "Fix typos", ExternalKey: "git:r@ccccccc"})
+	if _, err := s.UpdateFact(ctx, c3.ID, holomem.FactUpdate{Content: &content}); err != nil {
+		t.Errorf("keyed fact updated to another keyed fact's content: %v", err)
+	}
 }
 
 func testCreateFactErrInvalid(t *testing.T, s holomem.Store) {
