@@ -34,7 +34,7 @@ func TestQueryPlans(t *testing.T) {
 		args []any
 	}{
 		{"FactByHash", qFactByHash, []any{"default", 1}},
-		{"OtherFactByHash", qOtherFactByHash, []any{"default", 1, 2}},
+		{"OtherFactByHash", qOtherFactByHash, []any{"default", 1, 2, true}},
 		{"FactByKey", qFactByKey, []any{"default", "k"}},
 		{"ResolveEntity", qResolveEntity, []any{"default", "k", "default", "k"}},
 		{"LookupEntity", qLookupEntity, []any{"default", "k", "default", "k"}},
