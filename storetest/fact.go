@@ -19,7 +19,7 @@ func testCreateFactOK(t *testing.T, s holomem.Store) {
 		Tags:        []string{" #Style ", "style", "Editor"},
 		Source:      " agent ",
 		ExternalKey: " note:1 ",
-		Anchor:      &holomem.Anchor{Path: "docs/style.md", Hash: "abc"},
+		Anchor:      &holomem.Anchor{Path: "docs/style.md", Hash: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
 		HRR:         []byte{1, 2, 3},
 	})
 	if f.ID <= 0 {
@@ -410,7 +410,7 @@ func testUpdateFactMetadata(t *testing.T, s holomem.Store) {
 		Tags:     &[]string{"A", "b", "a"},
 		Source:   ptr("user"),
 		Trust:    ptr(0.8),
-		Anchor:   &holomem.Anchor{Path: "main.go", Hash: "h"},
+		Anchor:   &holomem.Anchor{Path: "main.go", Hash: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"},
 	})
 	if err != nil {
 		t.Fatal(err)
