@@ -9,6 +9,7 @@ import (
 	"io"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -37,7 +38,15 @@ type GitOptions struct {
 	MaxFilesPerCommit int
 	// GitPath is the git binary; empty means "git" on PATH.
 	GitPath string
+	// Repo is the GitHub repository ("owner/repo" or its URL) that bare
+	// #N references in messages name, so they link to the facts of
+	// [GitHub]'s import. Empty means origin's repository, following origins
+	// that are local paths (a clone of a clone) to a GitHub remote.
+	Repo string
 }
+
+// maxOriginHops bounds how many local-path origins [Git] follows.
+const maxOriginHops = 5
 
 // DefaultMaxFilesPerCommit is [GitOptions.MaxFilesPerCommit]'s default.
 const DefaultMaxFilesPerCommit = 50
@@ -98,11 +107,16 @@ func Git(ctx context.Context, repoPath string, fn func(Record) error, opts GitOp
 		}
 		return sum, fmt.Errorf("%w: git import: no commit %q in %s", holomem.ErrInvalid, rev, repoPath)
 	}
-	ghRepo := ""
-	if u, err := run("remote", "get-url", "origin"); err == nil {
-		if m := remoteGitHubRE.FindStringSubmatch(u); m != nil {
-			ghRepo = m[1]
-		}
+	ghRepo := strings.Trim(strings.TrimSpace(opts.Repo), "/")
+	if r := repoFromURL(ghRepo); r != "" {
+		ghRepo = r
+	}
+	if ghRepo != "" && strings.Count(ghRepo, "/") != 1 {
+		return sum, fmt.Errorf("%w: git import: repository %q is not owner/name", holomem.ErrInvalid, opts.Repo)
+	}
+	origin := ""
+	if ghRepo == "" {
+		ghRepo, origin = originRepo(ctx, gitBin, top)
 	}
 	name := cmpOr(opts.Name, ghRepo, path.Base(strings.ReplaceAll(top, "\\", "/")))
 
@@ -135,6 +149,13 @@ func Git(ctx context.Context, repoPath string, fn func(Record) error, opts GitOp
 	if perr != nil {
 		return sum, perr
 	}
+	if ghRepo == "" && p.issueRefs > 0 {
+		where := "there is no origin remote"
+		if origin != "" {
+			where = fmt.Sprintf("origin %s is not on GitHub", origin)
+		}
+		sum.note("%d commit messages reference issues (#N), but %s: the references are keyed issue:#N and link to no imported issue; pass the repository (--repo owner/name)", p.issueRefs, where)
+	}
 	if ctx.Err() != nil {
 		return sum, ctx.Err()
 	}
@@ -150,6 +171,52 @@ type gitParser struct {
 	opts         GitOptions
 	lastByFile   map[string]string // file -> key of the newest commit seen touching it
 	n            int
+	issueRefs    int // commits that reference an issue
+}
+
+// originRepo returns the GitHub "owner/repo" of the origin remote of the
+// repository at dir, following origins that are local paths (a clone of a
+// clone) up to maxOriginHops, and the first origin it read ("" if none).
+func originRepo(ctx context.Context, gitBin, dir string) (repo, first string) {
+	seen := map[string]bool{}
+	for range maxOriginHops {
+		if seen[dir] {
+			return "", first
+		}
+		seen[dir] = true
+		out, err := exec.CommandContext(ctx, gitBin, "-C", dir, "remote", "get-url", "origin").Output()
+		if err != nil {
+			return "", first
+		}
+		u := strings.TrimSpace(string(out))
+		if first == "" {
+			first = u
+		}
+		if m := remoteGitHubRE.FindStringSubmatch(u); m != nil {
+			return m[1], first
+		}
+		next, ok := localRemote(dir, u)
+		if !ok {
+			return "", first
+		}
+		dir = next
+	}
+	return "", first
+}
+
+// localRemote returns the directory a remote URL names when it is a local
+// path ("/srv/app.git", "../app", "file:///srv/app.git").
+func localRemote(dir, u string) (string, bool) {
+	if p, ok := strings.CutPrefix(u, "file://"); ok {
+		return p, true
+	}
+	if strings.Contains(u, "://") || (strings.Contains(u, ":") && !filepath.IsAbs(u)) {
+		return "", false // a network URL or scp-like user@host:path
+	}
+	if !filepath.IsAbs(u) {
+		u = filepath.Join(dir, u)
+	}
+	return u, true
 }
 
 func splitRS(data []byte, atEOF bool) (int, []byte, error) {
@@ -188,14 +255,54 @@ func (p *gitParser) parse(r io.Reader, sum *Summary, fn func(Record) error) erro
 	return nil
 }
 
-func (p *gitParser) issueKey(repo string, n int) string {
+// issueKey keys issue n of repo, or of ghRepo when the reference names
+// no repository.
+func issueKey(ghRepo, repo string, n int) string {
 	if repo == "" {
-		repo = p.ghRepo
+		repo = ghRepo
 	}
 	if repo == "" {
 		return "issue:#" + strconv.Itoa(n)
 	}
 	return GitHubKey(repo, n)
+}
+
+// CommitLinks returns the causal links [Git] makes for a commit message:
+// from each issue it references to the commit (key commitKey). ghRepo is
+// the GitHub repository ("owner/repo") that bare #N references name; empty
+// keys them "issue:#N". An import of issues uses it to link commits
+// imported before them.
+func CommitLinks(ghRepo, commitKey, msg string) []Link {
+	var ls linkSet
+	commitIssueLinks(&ls, ghRepo, commitKey, msg)
+	return ls.links
+}
+
+func commitIssueLinks(ls *linkSet, ghRepo, key, msg string) {
+	add := func(refs []issueRef) {
+		for _, r := range refs {
+			ls.add(issueKey(ghRepo, r.Repo, r.Num), key, holomem.EdgeCausal, r.Reason)
+		}
+	}
+	add(keywordRefs(msg))
+	add(ghRefs(msg))
+	for _, line := range strings.Split(msg, "\n") {
+		add(titleRefs(line, ReasonRef))
+	}
+	add(urlRefs(msg, ReasonRef))
+}
+
+// CommitRepo returns the name a commit key ([GitKey]) holds: "owner/repo"
+// for a repository on GitHub, else the work tree's base name.
+func CommitRepo(key string) string {
+	rest, ok := strings.CutPrefix(key, "git:")
+	if !ok {
+		return ""
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		return rest[:i]
+	}
+	return ""
 }
 
 // record parses "sha US date US author US message US \n files".
@@ -223,17 +330,10 @@ func (p *gitParser) record(chunk string) (Record, string) {
 	}}
 
 	var ls linkSet
-	add := func(refs []issueRef) {
-		for _, r := range refs {
-			ls.add(p.issueKey(r.Repo, r.Num), key, holomem.EdgeCausal, r.Reason)
-		}
+	commitIssueLinks(&ls, p.ghRepo, key, msg)
+	if len(ls.links) > 0 {
+		p.issueRefs++
 	}
-	add(keywordRefs(msg))
-	add(ghRefs(msg))
-	for _, line := range strings.Split(msg, "\n") {
-		add(titleRefs(line, ReasonRef))
-	}
-	add(urlRefs(msg, ReasonRef))
 
 	if p.opts.Temporal {
 		var touched []string

@@ -145,6 +145,61 @@ func TestGit_NoGitHubRemote(t *testing.T) {
 	}
 }
 
+// TestGit_LocalOrigin: a clone whose origin is a local path (a clone of a
+// GitHub clone) keys its issue references by the GitHub repository at the
+// end of the origin chain, so they link to the imported issues.
+func TestGit_LocalOrigin(t *testing.T) {
+	upstream := newGitRepo(t)
+	upstream.git("remote", "add", "origin", "https://github.com/acme/app.git")
+	c := upstream.commit("Fix #3")
+	clone := newGitRepo(t)
+	clone.git("remote", "add", "origin", upstream.dir)
+	clone.git("fetch", "-q", "origin")
+	clone.git("reset", "-q", "--hard", "origin/main")
+
+	recs, sum := collect(t, func(fn func(importer.Record) error) (importer.Summary, error) {
+		return importer.Git(t.Context(), clone.dir, fn, importer.GitOptions{})
+	})
+	if len(recs) != 1 || recs[0].Key != importer.GitKey("acme/app", c) {
+		t.Fatalf("records = %+v", recs)
+	}
+	if len(recs[0].Links) != 1 || recs[0].Links[0].FromKey != "github:acme/app#3" {
+		t.Fatalf("links = %+v, want one from github:acme/app#3", recs[0].Links)
+	}
+	if len(sum.Notes) != 0 {
+		t.Errorf("notes = %q, want none", sum.Notes)
+	}
+}
+
+// TestGit_Repo: the repository given for a clone without a GitHub origin
+// keys its references; without it the summary says why nothing can link.
+func TestGit_Repo(t *testing.T) {
+	r := newGitRepo(t)
+	r.git("remote", "add", "origin", "/nonexistent/app.git")
+	c := r.commit("Fix #3")
+	recs, sum := collect(t, func(fn func(importer.Record) error) (importer.Summary, error) {
+		return importer.Git(t.Context(), r.dir, fn, importer.GitOptions{})
+	})
+	if len(recs) != 1 || recs[0].Links[0].FromKey != "issue:#3" {
+		t.Fatalf("records = %+v", recs)
+	}
+	if len(sum.Notes) != 1 || !strings.Contains(sum.Notes[0], "origin /nonexistent/app.git is not on GitHub") || !strings.Contains(sum.Notes[0], "--repo owner/name") {
+		t.Errorf("notes = %q, want one naming the origin and --repo", sum.Notes)
+	}
+	for _, repo := range []string{"acme/app", "https://github.com/acme/app"} {
+		recs, sum = collect(t, func(fn func(importer.Record) error) (importer.Summary, error) {
+			return importer.Git(t.Context(), r.dir, fn, importer.GitOptions{Repo: repo})
+		})
+		if len(recs) != 1 || recs[0].Key != importer.GitKey("acme/app", c) || recs[0].Links[0].FromKey != "github:acme/app#3" || len(sum.Notes) != 0 {
+			t.Errorf("Repo %q: records = %+v, notes %q", repo, recs, sum.Notes)
+		}
+	}
+	_, err := importer.Git(t.Context(), r.dir, func(importer.Record) error { return nil }, importer.GitOptions{Repo: "app"})
+	if !errors.Is(err, holomem.ErrInvalid) {
+		t.Errorf("Repo without owner: err = %v, want ErrInvalid", err)
+	}
+}
+
 func TestGit_Errors(t *testing.T) {
 	noop := func(importer.Record) error { return nil }
 	t.Run("ErrInvalidNotARepo", func(t *testing.T) {

@@ -51,6 +51,7 @@ type ghItem struct {
 	HeadRefName string                `json:"headRefName"`
 	Head        *struct{ Ref string } `json:"head"`
 	MergedAt    *ghTime               `json:"mergedAt"`
+	MergedAtV3  *ghTime               `json:"merged_at"`
 	PullRequest json.RawMessage       `json:"pull_request"`
 	Closing     []ghRef               `json:"closingIssuesReferences"`
 }
@@ -106,9 +107,49 @@ func repoFromURL(u string) string {
 	return ""
 }
 
+// dates returns when the item was opened and when its content last
+// changed: a merged PR's change landed at mergedAt, so decay counts from
+// there. A missing createdAt falls back to mergedAt; both missing leave
+// zero (the store then uses the import time, the only date there is).
+func (it *ghItem) dates() (created, updated time.Time) {
+	created = it.CreatedAt.Time
+	if created.IsZero() {
+		created = it.CreatedAtV3.Time
+	}
+	var merged time.Time
+	for _, m := range []*ghTime{it.MergedAt, it.MergedAtV3, it.pullMergedAt()} {
+		if m != nil && !m.IsZero() {
+			merged = m.Time
+			break
+		}
+	}
+	if created.IsZero() {
+		created = merged
+	}
+	updated = created
+	if merged.After(created) {
+		updated = merged
+	}
+	return created, updated
+}
+
+// pullMergedAt reads pull_request.merged_at of the REST issues endpoint.
+func (it *ghItem) pullMergedAt() *ghTime {
+	if len(it.PullRequest) == 0 {
+		return nil
+	}
+	var pr struct {
+		MergedAt *ghTime `json:"merged_at"`
+	}
+	if json.Unmarshal(it.PullRequest, &pr) != nil {
+		return nil
+	}
+	return pr.MergedAt
+}
+
 func (it *ghItem) isPR() bool {
 	return len(it.PullRequest) > 0 && string(it.PullRequest) != "null" ||
-		it.HeadRefName != "" || it.Head != nil || it.MergedAt != nil || it.Closing != nil ||
+		it.HeadRefName != "" || it.Head != nil || it.MergedAt != nil || it.MergedAtV3 != nil || it.Closing != nil ||
 		strings.Contains(it.HTMLURL, "/pull/") || strings.Contains(it.URL, "/pull/") ||
 		strings.Contains(it.URL, "/pulls/")
 }
@@ -116,12 +157,13 @@ func (it *ghItem) isPR() bool {
 // GitHub reads issues and pull requests as printed by
 //
 //	gh issue list --json number,title,body,state,labels,url,createdAt,closedAt,author
-//	gh pr list --json number,title,body,state,headRefName,url,mergedAt,labels,closingIssuesReferences
+//	gh pr list --json number,title,body,state,headRefName,url,createdAt,mergedAt,labels,closingIssuesReferences
 //	gh api --paginate repos/OWNER/REPO/issues?state=all
 //
 // that is a JSON array, concatenated arrays or JSON lines of issue objects.
 // Each issue or PR becomes a fact (content "#N title\n\nbody", category
-// "issue" or "pr", tags from labels, key [GitHubKey]). Each PR links
+// "issue" or "pr", tags from labels, key [GitHubKey], CreatedAt its
+// createdAt, UpdatedAt a merged PR's mergedAt). Each PR links
 // causally from every issue it fixes (From = issue, To = PR), found by
 // closingIssuesReferences, closing keywords in its body, #N or GH-N in its
 // title and the issue number in its branch; the Reason of a link lists which.
@@ -172,10 +214,7 @@ func githubRecord(it *ghItem, repo string) (Record, string) {
 	body := stripHTMLComments(it.Body)
 	content := cleanText(fmt.Sprintf("#%d %s\n\n%s", it.Number, title, body), MaxRecordContent)
 	key := GitHubKey(repo, it.Number)
-	created := it.CreatedAt.Time
-	if created.IsZero() {
-		created = it.CreatedAtV3.Time
-	}
+	created, updated := it.dates()
 	var tags []string
 	for _, l := range it.Labels {
 		tags = append(tags, l.Name)
@@ -187,7 +226,7 @@ func githubRecord(it *ghItem, repo string) (Record, string) {
 		Source:      SourceGitHub,
 		ExternalKey: key,
 		CreatedAt:   created,
-		UpdatedAt:   created,
+		UpdatedAt:   updated,
 	}
 	rec := Record{Key: key, Fact: f}
 	if !it.isPR() {

@@ -179,6 +179,38 @@ func TestGitHub_PRList(t *testing.T) {
 	}
 }
 
+// TestGitHub_PRDates: a PR is dated by its createdAt and, once merged,
+// updated at mergedAt (decay counts from there), in gh's and the REST API's
+// field names; it never gets the import time when a date is given.
+func TestGitHub_PRDates(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2025, 2, d, 0, 0, 0, 0, time.UTC) }
+	tests := []struct {
+		name             string
+		json             string
+		created, updated time.Time
+	}{
+		{"gh merged", `{"number":1,"title":"t","url":"https://github.com/a/b/pull/1","createdAt":"2025-02-01T00:00:00Z","mergedAt":"2025-02-03T00:00:00Z"}`, day(1), day(3)},
+		{"gh open", `{"number":1,"title":"t","url":"https://github.com/a/b/pull/1","createdAt":"2025-02-01T00:00:00Z","mergedAt":null,"headRefName":"x"}`, day(1), day(1)},
+		{"gh without createdAt", `{"number":1,"title":"t","url":"https://github.com/a/b/pull/1","mergedAt":"2025-02-03T00:00:00Z"}`, day(3), day(3)},
+		{"REST pulls", `{"number":1,"title":"t","html_url":"https://github.com/a/b/pull/1","created_at":"2025-02-01T00:00:00Z","merged_at":"2025-02-04T00:00:00Z"}`, day(1), day(4)},
+		{"REST issues", `{"number":1,"title":"t","html_url":"https://github.com/a/b/pull/1","created_at":"2025-02-01T00:00:00Z","pull_request":{"merged_at":"2025-02-05T00:00:00Z"}}`, day(1), day(5)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, _ := collect(t, func(fn func(importer.Record) error) (importer.Summary, error) {
+				return importer.GitHub(strings.NewReader(tt.json), "", fn)
+			})
+			if len(recs) != 1 || recs[0].Fact.Category != importer.CategoryPR {
+				t.Fatalf("records = %+v", recs)
+			}
+			f := recs[0].Fact
+			if !f.CreatedAt.Equal(tt.created) || !f.UpdatedAt.Equal(tt.updated) {
+				t.Errorf("created, updated = %v, %v; want %v, %v", f.CreatedAt, f.UpdatedAt, tt.created, tt.updated)
+			}
+		})
+	}
+}
+
 func TestGitHub_APIPages(t *testing.T) {
 	// gh api --paginate prints one array per page, back to back; the
 	// issues endpoint marks PRs with a pull_request key.

@@ -110,6 +110,13 @@ type Summary struct {
 	// Skipped is the number of items left out; Skips holds the first MaxSkips.
 	Skipped int    `json:"skipped"`
 	Skips   []Skip `json:"skips,omitempty"`
+	// Notes explain results a user would not expect, such as links that
+	// cannot resolve and what to do about it.
+	Notes []string `json:"notes,omitempty"`
+}
+
+func (s *Summary) note(format string, args ...any) {
+	s.Notes = append(s.Notes, fmt.Sprintf(format, args...))
 }
 
 func (s *Summary) skip(path string, line int, format string, args ...any) {
