@@ -63,7 +63,7 @@ PATH '-' reads standard input (jsonl, github).`,
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&repo, "repo", "", "github: owner/repo when the JSON has no URLs")
+	cmd.Flags().StringVar(&repo, "repo", "", "github: owner/repo when the JSON has no URLs; git: the GitHub owner/repo that #N in messages names (default: origin's)")
 	cmd.Flags().BoolVar(&temporal, "temporal", false, "git: temporal edges between consecutive commits of a file")
 	cmd.Flags().StringVar(&into, "into", "", "jsonl: put every fact into this namespace instead of the exported one")
 	return cmd
@@ -114,7 +114,7 @@ func (a *app) runImport(ctx context.Context, kind, path, repo, into string, temp
 			return nil, fmt.Errorf("import markdown %s: %w", path, err)
 		}
 	case "git":
-		if sum, err = importer.Git(ctx, path, imp.add, importer.GitOptions{Temporal: temporal}); err != nil {
+		if sum, err = importer.Git(ctx, path, imp.add, importer.GitOptions{Temporal: temporal, Repo: repo}); err != nil {
 			return nil, fmt.Errorf("import git %s: %w", path, err)
 		}
 	default:
@@ -123,8 +123,16 @@ func (a *app) runImport(ctx context.Context, kind, path, repo, into string, temp
 	if err := imp.flush(ctx); err != nil {
 		return nil, err
 	}
+	if kind == "github" {
+		if err := imp.commitLinks(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if err := imp.link(ctx); err != nil {
 		return nil, err
+	}
+	if kind == "git" && imp.unresolved > 0 {
+		sum.Notes = append(sum.Notes, fmt.Sprintf("%d links name issues not in namespace %q yet; importing them (holomem import github) makes these edges", imp.unresolved, ns))
 	}
 	imp.bar.Done()
 	return &importReport{
@@ -191,6 +199,54 @@ func (r *importRun) flush(ctx context.Context) error {
 	return nil
 }
 
+// commitLinks adds the links from the issues of this import to commits
+// imported before them, which could not link then: the commit messages
+// are read again with [importer.CommitLinks]. Bare #N references of a
+// commit whose repository is not on GitHub name this import's repository
+// when it has exactly one.
+func (r *importRun) commitLinks(ctx context.Context) error {
+	repos := map[string]bool{}
+	for k := range r.keys {
+		if rest, ok := strings.CutPrefix(k, "github:"); ok {
+			if i := strings.LastIndexByte(rest, '#'); i > 0 {
+				repos[rest[:i]] = true
+			}
+		}
+	}
+	if len(repos) == 0 {
+		return nil
+	}
+	only := ""
+	if len(repos) == 1 {
+		for k := range repos {
+			only = k
+		}
+	}
+	ns, cat, src := r.ns, importer.CategoryCommit, importer.SourceGit
+	var after int64
+	for {
+		fs, _, err := r.m.Store().FindFacts(ctx, holomem.FactFilter{Namespace: &ns, Category: &cat, Source: &src, AfterID: after, Limit: 1000, IncludeSuperseded: true})
+		if err != nil {
+			return fmt.Errorf("link earlier commits: %w", err)
+		}
+		if len(fs) == 0 {
+			return nil
+		}
+		for _, f := range fs {
+			after = f.ID
+			repo := importer.CommitRepo(f.ExternalKey)
+			if !strings.Contains(repo, "/") {
+				repo = only
+			}
+			for _, l := range importer.CommitLinks(repo, f.ExternalKey, f.Content) {
+				if _, ok := r.keys[l.FromKey]; ok {
+					r.links = append(r.links, l)
+				}
+			}
+		}
+	}
+}
+
 // resolve maps a link end to a fact id: a key of this import, else an
 // external key already in the store.
 func (r *importRun) resolve(ctx context.Context, key string) int64 {
@@ -253,6 +309,9 @@ func printImport(w io.Writer, r *importReport) {
 			fmt.Fprintf(w, " %s=%d", k, r.Summary.LinksByReason[k])
 		}
 		fmt.Fprintln(w)
+	}
+	for _, n := range r.Summary.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	if r.Summary.Skipped > 0 {
 		fmt.Fprintf(w, "skipped %d:\n", r.Summary.Skipped)

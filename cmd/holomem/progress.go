@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 )
@@ -61,7 +62,13 @@ func (p *progressBar) Update(phase string, done, total int) {
 	if finished {
 		end = "\n"
 	}
-	fmt.Fprintf(p.w, "%-8s [%s] %d/%d%s   %s", phase, bar, done, total, rate, end)
+	count := fmt.Sprintf("%d/%d", done, total)
+	if total <= 0 {
+		// An unknown total (a streamed import) is not "of 0".
+		count = fmt.Sprintf("%d", done)
+		bar = []byte(strings.Repeat(" ", width))
+	}
+	fmt.Fprintf(p.w, "%-8s [%s] %s%s   %s", phase, bar, count, rate, end)
 }
 
 // Done ends the current line.
