@@ -32,6 +32,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	if q.Weights != nil {
 		weights = *q.Weights
 	}
+	clk := startStages(ctx)
 	res := &holomem.Result{}
 	pool := max(q.Limit*candidateMultiplier, minCandidates)
 	cands := map[int64]*candidate{}
@@ -57,6 +58,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		get(mt.ID).scores.FTS = mt.Score
 	}
 	res.Channels = append(res.Channels, holomem.ChannelFTS, holomem.ChannelJaccard)
+	clk.done(StageFTS)
 
 	// Semantic: nearest neighbours join the candidates (not only when FTS is empty).
 	semantic := false
@@ -76,6 +78,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 			get(r.ID).scores.Semantic = max(0, float64(r.Score))
 		}
 	}
+	clk.done(StageSemantic)
 	hrrOn := !m.opts.DisableHRR
 	if hrrOn {
 		res.Channels = append(res.Channels, holomem.ChannelHRR)
@@ -87,7 +90,8 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	if err := m.loadCandidates(ctx, cands, q); err != nil {
 		return nil, err
 	}
-	m.scoreLocal(ctx, cands, q, hrrOn, semantic, qv)
+	clk.done(StageLoad)
+	m.scoreLocal(ctx, clk, cands, q, hrrOn, semantic, qv)
 
 	w := weights.Redistribute(semantic, hrrOn)
 	if q.PPR {
@@ -102,7 +106,9 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		w.PPR = 0
 	}
 	res.Weights = w
+	clk.done(StagePPR)
 	hits := m.rank(cands, w)
+	clk.done(StageRank)
 	if q.FollowCausal {
 		if hits, err = m.followCausal(ctx, hits, q, w); err != nil {
 			return nil, err
@@ -111,7 +117,9 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	if len(hits) > q.Limit {
 		hits = hits[:q.Limit]
 	}
+	clk.done(StagePPR)
 	m.markStale(ctx, hits)
+	clk.done(StageRank)
 	if !q.NoTouch && len(hits) > 0 {
 		ids := make([]int64, len(hits))
 		for i, h := range hits {
@@ -124,6 +132,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 			hits[i].Fact.RetrievalCount++
 		}
 	}
+	clk.done(StageTouch)
 	res.Hits = hits
 	if res.Hits == nil {
 		res.Hits = []holomem.Hit{}
@@ -183,19 +192,31 @@ func (m *Memory) loadCandidates(ctx context.Context, cands map[int64]*candidate,
 
 // scoreLocal fills the jaccard, hrr and (for candidates found by full text
 // only) semantic scores.
-func (m *Memory) scoreLocal(ctx context.Context, cands map[int64]*candidate, q holomem.Query, hrrOn, semantic bool, qv []float32) {
-	qset := text.SortedSet(text.Tokens(q.Text))
+func (m *Memory) scoreLocal(ctx context.Context, clk *stageClock, cands map[int64]*candidate, q holomem.Query, hrrOn, semantic bool, qv []float32) {
+	qtoks := text.Tokens(q.Text)
 	var key *hrr.Key
 	if hrrOn {
-		key = hrr.QueryKey(text.Tokens(q.Text), m.entityKeys(ctx, q.Namespace, q.Text))
+		key = hrr.QueryKey(qtoks, m.entityKeys(ctx, q.Namespace, q.Text))
 	}
+	clk.done(StageEntities)
+	qset := text.SortedSet(qtoks)
+	for _, c := range cands {
+		if c.fact != nil {
+			c.scores.Jaccard = text.JaccardSorted(qset, text.SortedSet(text.Tokens(c.fact.Content)))
+		}
+	}
+	clk.done(StageJaccard)
+	if key != nil {
+		for _, c := range cands {
+			if c.fact != nil && hrr.Check(c.fact.HRR) == nil {
+				c.scores.HRR = hrr.Relevance(key.Score(c.fact.HRR))
+			}
+		}
+	}
+	clk.done(StageHRR)
 	for _, c := range cands {
 		if c.fact == nil {
 			continue
-		}
-		c.scores.Jaccard = text.JaccardSorted(qset, text.SortedSet(text.Tokens(c.fact.Content)))
-		if key != nil && hrr.Check(c.fact.HRR) == nil {
-			c.scores.HRR = hrr.Relevance(key.Score(c.fact.HRR))
 		}
 		if semantic && c.scores.Semantic == 0 {
 			if v := m.sem.vectorOf(q.Namespace, c.fact.ID); v != nil {
@@ -203,6 +224,7 @@ func (m *Memory) scoreLocal(ctx context.Context, cands map[int64]*candidate, q h
 			}
 		}
 	}
+	clk.done(StageSemantic)
 }
 
 // rank combines channel scores into hits, best first, ties by id.

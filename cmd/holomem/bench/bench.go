@@ -40,6 +40,7 @@ var scenarios = []func(*Env) *cobra.Command{
 	(*Env).hookCmd,
 	(*Env).mcpCmd,
 	(*Env).importCmd,
+	(*Env).keywordCmd,
 }
 
 // Command returns `holomem bench` with every scenario as a subcommand.
