@@ -1,0 +1,332 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/text"
+)
+
+// Hot lookups, named so plan_test.go can check they use an index.
+const (
+	// qResolveEntity finds an entity by its key, then by an alias key.
+	qResolveEntity = `(SELECT id, name FROM entities WHERE namespace = $1 AND key = $2)
+		UNION ALL
+		(SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
+		WHERE a.namespace = $1 AND a.alias_key = $2)
+		LIMIT 1`
+	qLookupEntity = `(SELECT id FROM entities WHERE namespace = $1 AND key = $2)
+		UNION ALL
+		(SELECT entity_id FROM entity_aliases WHERE namespace = $1 AND alias_key = $2)
+		LIMIT 1`
+	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = $1 ORDER BY fact_id"
+)
+
+// linkEntities derives the entities of content, creates the missing ones
+// and their aliases, links them to the fact and returns their names in
+// order of appearance. A name that is an alias of a known entity links to
+// that entity.
+func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, error) {
+	var names []string
+	linked := make(map[int64]bool)
+	for _, e := range text.Entities(content) {
+		key := text.EntityKey(e.Name)
+		if key == "" {
+			continue
+		}
+		ck := entityCacheKey{namespace, key}
+		ref, cached := w.entities[ck]
+		id, name := ref.id, ref.name
+		if !cached {
+			var err error
+			if id, name, err = w.resolveEntity(namespace, key); err != nil {
+				return nil, err
+			}
+		}
+		if id == 0 {
+			// A concurrent writer may create the same entity: the loser
+			// of the race resolves the winner's.
+			err := w.queryRow(`INSERT INTO entities (namespace, name, key) VALUES ($1, $2, $3)
+				ON CONFLICT (namespace, key) DO NOTHING RETURNING id`, namespace, e.Name, key).Scan(&id)
+			switch {
+			case err == nil:
+				name = e.Name
+			case errors.Is(err, pgx.ErrNoRows):
+				if id, name, err = w.resolveEntity(namespace, key); err != nil {
+					return nil, err
+				}
+				if id == 0 {
+					return nil, fmt.Errorf("create entity %q: %w", e.Name, errConcurrentEntity)
+				}
+			default:
+				return nil, fmt.Errorf("create entity %q: %w", e.Name, err)
+			}
+		}
+		if w.entities == nil {
+			w.entities = make(map[entityCacheKey]entityRef)
+		}
+		w.entities[ck] = entityRef{id, name}
+		for _, a := range e.Aliases {
+			ak := text.EntityKey(a)
+			if ak == "" || ak == key {
+				continue
+			}
+			if _, err := w.exec("INSERT INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", id, namespace, a, ak); err != nil {
+				return nil, fmt.Errorf("create alias %q: %w", a, err)
+			}
+		}
+		if linked[id] {
+			continue
+		}
+		linked[id] = true
+		if _, err := w.exec("INSERT INTO fact_entities (fact_id, entity_id, pos) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", factID, id, len(names)); err != nil {
+			return nil, fmt.Errorf("link entity %q: %w", e.Name, err)
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+// errConcurrentEntity is an entity created and deleted by other
+// transactions while this one resolved it; rare, and never surfaced when
+// retried. It is wrapped as a serialization failure would be.
+var errConcurrentEntity = errors.New("entity changed concurrently")
+
+// resolveEntity finds the entity whose key or alias key is key; id 0 when none.
+func (w *wtx) resolveEntity(namespace, key string) (int64, string, error) {
+	var id int64
+	var name string
+	err := w.queryRow(qResolveEntity, namespace, key).Scan(&id, &name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, "", nil
+	}
+	return id, name, err
+}
+
+// unlinkEntities removes a fact's entity links and returns the entity ids
+// it had, for pruneEntities.
+func (w *wtx) unlinkEntities(factID int64) ([]int64, error) {
+	rows, err := w.query("DELETE FROM fact_entities WHERE fact_id = $1 RETURNING entity_id", factID)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// pruneEntities deletes those of ids that no fact links any more (their
+// aliases cascade).
+func (w *wtx) pruneEntities(ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	clear(w.entities)
+	_, err := w.exec(`DELETE FROM entities e WHERE e.id = ANY($1::bigint[])
+		AND NOT EXISTS (SELECT 1 FROM fact_entities fe WHERE fe.entity_id = e.id)`, ids)
+	return err
+}
+
+// lookupEntity resolves name (or an alias) in namespace by its key.
+func lookupEntity(ctx context.Context, q querier, namespace, name string) (int64, error) {
+	key := text.EntityKey(name)
+	if key == "" {
+		return 0, fmt.Errorf("entity %q: %w", name, holomem.ErrNotFound)
+	}
+	var id int64
+	err := q.QueryRow(ctx, qLookupEntity, namespace, key).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, fmt.Errorf("entity %q in namespace %q: %w", name, namespace, holomem.ErrNotFound)
+	}
+	return id, err
+}
+
+// FactIDsByEntity returns the ids of facts linked to the entity (aliases
+// resolved, case-insensitive), ordered by id; none when it is unknown.
+func (s *Store) FactIDsByEntity(ctx context.Context, namespace, name string) ([]int64, error) {
+	namespace = defaultNamespace(namespace)
+	var ids []int64
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		eid, err := lookupEntity(ctx, tx, namespace, name)
+		if errors.Is(err, holomem.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, qFactsOfEntity, eid)
+		if err != nil {
+			return err
+		}
+		ids, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("facts by entity: %w", err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return ids, nil
+}
+
+const entitySelect = `SELECT e.id, e.namespace, e.name,
+	(SELECT count(*) FROM fact_entities fe WHERE fe.entity_id = e.id) AS n
+	FROM entities e`
+
+func scanEntities(ctx context.Context, q querier, query string, qargs ...any) ([]*holomem.Entity, error) {
+	rows, err := q.Query(ctx, query, qargs...)
+	if err != nil {
+		return nil, err
+	}
+	var out []*holomem.Entity
+	for rows.Next() {
+		var e holomem.Entity
+		if err := rows.Scan(&e.ID, &e.Namespace, &e.Name, &e.FactCount); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, &e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	byID := make(map[int64]*holomem.Entity, len(out))
+	ids := make([]int64, 0, len(out))
+	for _, e := range out {
+		byID[e.ID] = e
+		ids = append(ids, e.ID)
+	}
+	rows, err = q.Query(ctx, `SELECT entity_id, alias FROM entity_aliases
+		WHERE entity_id = ANY($1::bigint[]) ORDER BY entity_id, alias_key`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var alias string
+		if err := rows.Scan(&id, &alias); err != nil {
+			return nil, err
+		}
+		byID[id].Aliases = append(byID[id].Aliases, alias)
+	}
+	return out, rows.Err()
+}
+
+// FindEntity resolves a name or alias by its case-insensitive key (exact
+// equality: '%' and '_' are ordinary characters). Returns ErrNotFound.
+func (s *Store) FindEntity(ctx context.Context, namespace, name string) (*holomem.Entity, error) {
+	namespace = defaultNamespace(namespace)
+	var out *holomem.Entity
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		id, err := lookupEntity(ctx, tx, namespace, name)
+		if err != nil {
+			return err
+		}
+		es, err := scanEntities(ctx, tx, entitySelect+" WHERE e.id = $1", id)
+		if err != nil {
+			return err
+		}
+		if len(es) == 0 {
+			return fmt.Errorf("entity %q: %w", name, holomem.ErrNotFound)
+		}
+		out = es[0]
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find entity: %w", err)
+	}
+	return out, nil
+}
+
+// FindEntities lists the namespace's entities by fact count (descending,
+// then name, then id). Limit 0 means all.
+func (s *Store) FindEntities(ctx context.Context, namespace string, limit int) ([]*holomem.Entity, error) {
+	if limit < 0 {
+		return nil, fmt.Errorf("find entities: %w: negative limit", holomem.ErrInvalid)
+	}
+	namespace = defaultNamespace(namespace)
+	var lim any
+	if limit > 0 {
+		lim = int64(limit)
+	}
+	var out []*holomem.Entity
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		var err error
+		// COLLATE "C": names sort by code point, as on SQLite, whatever
+		// the database's collation.
+		out, err = scanEntities(ctx, tx, entitySelect+` WHERE e.namespace = $1 ORDER BY n DESC, e.name COLLATE "C", e.id LIMIT $2`, namespace, lim)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("find entities: %w", err)
+	}
+	return out, nil
+}
+
+// EntitiesOf returns the entity names linked to each fact, in order of
+// appearance in its content. Facts without entities are absent from the map.
+func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string, error) {
+	out := make(map[int64][]string)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, qEntitiesOfFacts, ids)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var name string
+			if err := rows.Scan(&id, &name); err != nil {
+				return err
+			}
+			out[id] = append(out[id], name)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("entities of facts: %w", err)
+	}
+	return out, nil
+}
+
+// EntityAliases returns the namespace's aliases: alias key -> the name of
+// the entity it stands for.
+func (s *Store) EntityAliases(ctx context.Context, namespace string) (map[string]string, error) {
+	namespace = defaultNamespace(namespace)
+	out := map[string]string{}
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT a.alias_key, e.name FROM entity_aliases a
+			JOIN entities e ON e.id = a.entity_id WHERE a.namespace = $1`, namespace)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k, name string
+			if err := rows.Scan(&k, &name); err != nil {
+				return err
+			}
+			out[k] = name
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("entity aliases: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,486 @@
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/holomem/holomem"
+)
+
+//go:embed migration/*.sql
+var migrationFS embed.FS
+
+// IsAddress reports whether a --db value names a PostgreSQL database
+// (postgres:// or postgresql://) rather than an SQLite file.
+func IsAddress(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// Store is a [holomem.Store] on a PostgreSQL database. It is safe for
+// concurrent use, by several goroutines and by several processes: writes
+// run in READ COMMITTED transactions that resolve duplicates with
+// ON CONFLICT and are retried when PostgreSQL reports a serialization
+// failure or a deadlock.
+type Store struct {
+	pool *pgxpool.Pool
+	addr string // the address without its password, for messages and Stats
+	now  func() time.Time
+
+	mu     sync.Mutex
+	closed bool
+	// live caches the number of live facts per namespace for the relaxed
+	// search's pruning (see selectiveTerms), guarded by mu.
+	live map[string]liveCount
+
+	// schema is the schema the store lives in (current_schema()); change
+	// notifications name it, so stores in other schemas ignore them.
+	schema string
+	// origin identifies this Store in its change notifications, so its
+	// listener skips the echoes of its own writes.
+	origin string
+
+	// subscribers are called when another process commits a write (see
+	// Subscribe); guarded by subMu.
+	subMu       sync.Mutex
+	subscribers map[int]func(namespace string)
+	nextSub     int
+	listener    *listener
+}
+
+var _ holomem.Store = (*Store)(nil)
+
+// Option configures [Open].
+type Option func(*options)
+
+type options struct {
+	now      func() time.Time
+	maxConns int32
+	listen   bool
+}
+
+// WithClock sets the function the store reads the current time from
+// (default time.Now). Tests use it to age facts and edges.
+func WithClock(now func() time.Time) Option {
+	return func(o *options) { o.now = now }
+}
+
+// WithMaxConns sets the size of the connection pool (default 8). A scan
+// (ScanHRR, ScanEmbeddings) holds one connection for its whole run.
+func WithMaxConns(n int) Option {
+	return func(o *options) { o.maxConns = int32(n) }
+}
+
+// Open connects to the PostgreSQL database at addr (a postgres:// URL;
+// search_path=SCHEMA in its query selects a schema other than public) and
+// brings the holomem schema up to date. A schema written by a newer
+// holomem, or a schema holding tables of another program under holomem's
+// names, gives an error wrapping [holomem.ErrSchema].
+func Open(ctx context.Context, addr string, opts ...Option) (*Store, error) {
+	o := options{now: time.Now, maxConns: 8}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if !IsAddress(addr) {
+		return nil, fmt.Errorf("open store: %w: %q is not a postgres:// address", holomem.ErrInvalid, redact(addr))
+	}
+	cfg, err := pgxpool.ParseConfig(addr)
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w: %s: %v", holomem.ErrInvalid, redact(addr), redactErr(err, addr))
+	}
+	if o.maxConns > 0 {
+		cfg.MaxConns = o.maxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open store: %s: %w", redact(addr), err)
+	}
+	s := &Store{pool: pool, addr: redact(addr), now: o.now, live: map[string]liveCount{}, origin: newOrigin()}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open store: %s: %w", s.addr, err)
+	}
+	if err := s.syncFTS(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open store: %s: %w", s.addr, err)
+	}
+	return s, nil
+}
+
+// redact removes the password from a database address.
+func redact(addr string) string {
+	u, err := url.Parse(addr)
+	if err != nil {
+		return "postgres://(unparsable address)"
+	}
+	if u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+	}
+	q := u.Query()
+	if q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// redactErr keeps a parse error from echoing the password.
+func redactErr(err error, addr string) string {
+	msg := err.Error()
+	if u, perr := url.Parse(addr); perr == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			msg = strings.ReplaceAll(msg, p, "xxxxx")
+		}
+	}
+	return msg
+}
+
+var errClosed = errors.New("store is closed")
+
+// Path returns the database address without its password.
+func (s *Store) Path() string { return s.addr }
+
+// Pool exposes the connection pool to tests and tools in this module
+// (EXPLAIN checks, copy verification). Callers must not close it.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// Close stops the change listener and releases the connections.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.subMu.Lock()
+	l := s.listener
+	s.listener = nil
+	s.subMu.Unlock()
+	if l != nil {
+		l.stop()
+	}
+	s.pool.Close()
+	return nil
+}
+
+func (s *Store) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations in order; the number before
+// the first '_' of a file name is its schema version.
+func migrations() ([]migration, error) {
+	ents, err := migrationFS.ReadDir("migration")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range ents {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", e.Name())
+		}
+		b, err := migrationFS.ReadFile("migration/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i, m := range ms {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("migration %s: expected version %d", m.name, i+1)
+		}
+	}
+	return ms, nil
+}
+
+// LatestSchema is the schema version this binary writes.
+var LatestSchema = func() int {
+	ms, err := migrations()
+	if err != nil {
+		panic(err) // the embedded files are part of the binary: a bad name is a build bug
+	}
+	return len(ms)
+}()
+
+// migrateLockKey names the advisory lock migrations hold. The key is
+// derived from the schema too, so stores in different schemas of one
+// database do not wait for each other.
+const migrateLockSQL = "SELECT pg_advisory_xact_lock(hashtext('holomem.migrate'), hashtext(current_schema()))"
+
+// migrate applies the missing migrations in one transaction under a
+// transaction-scoped advisory lock: two processes opening a new database
+// at once queue on the lock, and the second finds the schema current.
+// PostgreSQL's DDL is transactional, so a failed migration leaves nothing
+// behind.
+func (s *Store) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	var schema *string
+	if err := tx.QueryRow(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if schema == nil {
+		return fmt.Errorf("migrate: %w: the search_path names no existing schema: create it or fix search_path", holomem.ErrInvalid)
+	}
+	s.schema = *schema
+	if _, err := tx.Exec(ctx, migrateLockSQL); err != nil {
+		return fmt.Errorf("migrate: lock: %w", err)
+	}
+	version, err := readVersion(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if version > LatestSchema {
+		return newerSchemaError(version)
+	}
+	if version == LatestSchema {
+		return nil
+	}
+	if version == 0 {
+		if _, err := tx.Exec(ctx, "CREATE TABLE holomem_schema (version integer NOT NULL)"); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO holomem_schema (version) VALUES (0)"); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+	}
+	for _, m := range ms[version:] {
+		if _, err := tx.Exec(ctx, m.sql); err != nil {
+			return fmt.Errorf("migrate: %s: %w", m.name, err)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE holomem_schema SET version = $1", m.version); err != nil {
+			return fmt.Errorf("migrate: %s: %w", m.name, err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// readVersion returns the schema version of the current schema, 0 when
+// holomem never ran there. A schema without holomem_schema but with a
+// table named like one of holomem's belongs to another program.
+func readVersion(ctx context.Context, q pgx.Tx) (int, error) {
+	var has bool
+	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_name = 'holomem_schema')`).Scan(&has)
+	if err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	if !has {
+		var other *string
+		err := q.QueryRow(ctx, `SELECT min(table_name) FROM information_schema.tables
+			WHERE table_schema = current_schema()
+			AND table_name IN ('facts', 'entities', 'entity_aliases', 'fact_entities', 'edges', 'meta', 'injections')`).Scan(&other)
+		if err != nil {
+			return 0, fmt.Errorf("read schema: %w", err)
+		}
+		if other != nil {
+			return 0, fmt.Errorf("%w: not a holomem database (schema has a table %q but no holomem_schema): use another schema (search_path) or database", holomem.ErrSchema, *other)
+		}
+		return 0, nil
+	}
+	var v int
+	if err := q.QueryRow(ctx, "SELECT version FROM holomem_schema").Scan(&v); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	return v, nil
+}
+
+func newerSchemaError(version int) error {
+	return fmt.Errorf("%w: written by a newer holomem (schema %d, this binary knows %d): upgrade holomem", holomem.ErrSchema, version, LatestSchema)
+}
+
+// SchemaVersion returns the version of the schema in the database.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	if err := s.pool.QueryRow(ctx, "SELECT version FROM holomem_schema").Scan(&v); err != nil {
+		return 0, fmt.Errorf("schema version: %w", err)
+	}
+	return v, nil
+}
+
+// read runs fn in one read-only REPEATABLE READ transaction: every query
+// of fn sees the same snapshot (FindFacts' count and page agree).
+func (s *Store) read(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	if s.isClosed() {
+		return errClosed
+	}
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// wtx is a write transaction with per-attempt caches.
+type wtx struct {
+	ctx context.Context
+	tx  pgx.Tx
+	s   *Store
+	now time.Time
+	// entities caches entity resolution within the transaction (bulk
+	// imports mention the same names over and over).
+	entities map[entityCacheKey]entityRef
+	// refs caches the facts edges touch (see factRef).
+	refs map[int64]factRef
+	// changed collects the namespaces the transaction wrote, for the
+	// change notification sent with the commit.
+	changed map[string]bool
+}
+
+type entityCacheKey struct{ namespace, key string }
+
+type entityRef struct {
+	id   int64
+	name string
+}
+
+func (w *wtx) exec(q string, args ...any) (pgconn.CommandTag, error) {
+	return w.tx.Exec(w.ctx, q, args...)
+}
+
+func (w *wtx) query(q string, args ...any) (pgx.Rows, error) {
+	return w.tx.Query(w.ctx, q, args...)
+}
+
+func (w *wtx) queryRow(q string, args ...any) pgx.Row {
+	return w.tx.QueryRow(w.ctx, q, args...)
+}
+
+// touch records that the transaction changed namespace ns ("" = unknown,
+// notify everyone).
+func (w *wtx) touch(ns string) {
+	if w.changed == nil {
+		w.changed = map[string]bool{}
+	}
+	w.changed[ns] = true
+}
+
+// maxAttempts bounds how often a write transaction is retried after a
+// serialization failure or deadlock.
+const maxAttempts = 8
+
+// update runs fn in one READ COMMITTED transaction and commits it,
+// retrying from the start (with fresh caches) when PostgreSQL asks for it:
+// serialization failure, deadlock, or a foreign key that a concurrent
+// transaction removed (an entity pruned while this one linked it). fn must
+// be safe to run again.
+func (s *Store) update(ctx context.Context, fn func(w *wtx) error) error {
+	if s.isClosed() {
+		return errClosed
+	}
+	var err error
+	for attempt := range maxAttempts {
+		if attempt > 0 {
+			// Back off a little, differently per attempt, so two writers
+			// that deadlocked do not meet again at once.
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Duration(attempt*attempt) * 3 * time.Millisecond):
+			}
+		}
+		w := &wtx{ctx: ctx, s: s, now: s.now()}
+		err = s.updateOnce(w, fn)
+		if err == nil {
+			return nil
+		}
+		if !retryable(err) {
+			return err
+		}
+	}
+	return err
+}
+
+func (s *Store) updateOnce(w *wtx, fn func(w *wtx) error) error {
+	tx, err := s.pool.Begin(w.ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(w.ctx))
+	w.tx = tx
+	if err := fn(w); err != nil {
+		return err
+	}
+	if err := w.notify(); err != nil {
+		return err
+	}
+	return tx.Commit(w.ctx)
+}
+
+// retryable reports whether a failed transaction may succeed when run
+// again: PostgreSQL's serialization failure and deadlock (class 40), and
+// a foreign key violation, which here only arises when a concurrent
+// transaction deleted a row this one was linking (entities are pruned
+// when their last fact goes).
+func retryable(err error) bool {
+	if errors.Is(err, errConcurrentEntity) {
+		return true
+	}
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case "40001", "40P01", "23503":
+		return true
+	}
+	return false
+}
+
+// querier is what read helpers need: a read or a write transaction.
+type querier interface {
+	Query(ctx context.Context, q string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, q string, args ...any) pgx.Row
+}
+
+func nanos(t time.Time) int64 { return t.UnixNano() }
+
+func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
+
+func defaultNamespace(ns string) string {
+	ns = strings.TrimSpace(ns)
+	if ns == "" {
+		return holomem.DefaultNamespace
+	}
+	return ns
+}

@@ -1,0 +1,214 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/holomem/holomem"
+)
+
+// ftsSearch is the full-text query. $1 is a tsquery built by tsquery()
+// (quoted lexemes joined by our own operators) and bound as a parameter.
+// ts_rank with normalisation 1 (divide by 1 + log of the document length)
+// weighs how often the terms occur against how long the fact is, like
+// BM25 without its collection statistics; SearchText then scales the
+// scores to 0..1 as the SQLite store does.
+const (
+	ftsSearch = `SELECT id, ts_rank(fts, $1::tsquery, 1) AS x FROM facts
+	WHERE fts @@ $1::tsquery AND namespace = $2 AND superseded_by IS NULL
+	ORDER BY x DESC, id LIMIT $3`
+	ftsSearchSuperseded = `SELECT id, ts_rank(fts, $1::tsquery, 1) AS x FROM facts
+	WHERE fts @@ $1::tsquery AND namespace = $2
+	ORDER BY x DESC, id LIMIT $3`
+)
+
+// SearchText runs the full-text channel with the SQLite store's contract:
+// all terms first, then any term to fill the limit; all-term hits score
+// x / max x (the best is 1), any-term hits 0.5 * x / max x of their own
+// set; ties broken by id. The query is data: its tokens become quoted
+// lexemes, never tsquery syntax. Returns ErrInvalid for a query that is
+// not UTF-8 or longer than [holomem.MaxQueryBytes].
+func (s *Store) SearchText(ctx context.Context, namespace, query string, limit int, opts ...holomem.SearchOption) ([]holomem.TextMatch, error) {
+	superseded := holomem.ApplySearchOptions(opts).IncludeSuperseded
+	if !utf8.ValidString(query) {
+		return nil, fmt.Errorf("search text: %w: query is not valid UTF-8", holomem.ErrInvalid)
+	}
+	if len(query) > holomem.MaxQueryBytes {
+		return nil, fmt.Errorf("search text: %w: query is %d bytes; the limit is %d", holomem.ErrInvalid, len(query), holomem.MaxQueryBytes)
+	}
+	if limit <= 0 {
+		limit = holomem.DefaultLimit
+	}
+	namespace = defaultNamespace(namespace)
+	terms := queryTerms(query)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	all := tsquery(terms, "&")
+	var out []holomem.TextMatch
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		hits, err := ftsQuery(ctx, tx, all, namespace, superseded, limit)
+		if err != nil {
+			return err
+		}
+		out = normalise(hits, 1)
+		if len(out) >= limit || len(terms) == 1 {
+			return nil
+		}
+		relaxed, err := s.selectiveTerms(ctx, tx, terms, namespace)
+		if err != nil {
+			return err
+		}
+		anyQ := tsquery(relaxed, "|")
+		if anyQ == "" || anyQ == all {
+			return nil
+		}
+		seen := make(map[int64]bool, len(out))
+		for _, h := range out {
+			seen[h.ID] = true
+		}
+		more, err := ftsQuery(ctx, tx, anyQ, namespace, superseded, limit+len(out))
+		if err != nil {
+			return err
+		}
+		more = slices.DeleteFunc(more, func(h holomem.TextMatch) bool { return seen[h.ID] })
+		if len(more) > limit-len(out) {
+			more = more[:limit-len(out)]
+		}
+		out = append(out, normalise(more, 0.5)...)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search text: %w", err)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+// ftsQuery returns hits with the raw ts_rank in Score, best first.
+func ftsQuery(ctx context.Context, tx pgx.Tx, q, namespace string, superseded bool, limit int) ([]holomem.TextMatch, error) {
+	sql := ftsSearch
+	if superseded {
+		sql = ftsSearchSuperseded
+	}
+	rows, err := tx.Query(ctx, sql, q, namespace, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []holomem.TextMatch
+	for rows.Next() {
+		var m holomem.TextMatch
+		var x float32
+		if err := rows.Scan(&m.ID, &x); err != nil {
+			return nil, err
+		}
+		m.Score = float64(x)
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// normalise maps raw scores to scale * x / max x.
+func normalise(hits []holomem.TextMatch, scale float64) []holomem.TextMatch {
+	maxX := 0.0
+	for _, h := range hits {
+		maxX = max(maxX, h.Score)
+	}
+	for i := range hits {
+		if maxX > 0 {
+			hits[i].Score = scale * max(0, hits[i].Score) / maxX
+		} else {
+			hits[i].Score = scale
+		}
+	}
+	return hits
+}
+
+// Relaxed-search pruning, as on SQLite: a word in more than commonShare of
+// the namespace's live facts (and in more than commonMin) is left out of
+// the any-term search; the rarest word with a match is always kept.
+const (
+	commonShare = 0.05
+	commonMin   = 500
+	// liveTTL is how long a namespace's live fact count is reused: the
+	// threshold needs its size, not its exact size.
+	liveTTL = 30 * time.Second
+)
+
+type liveCount struct {
+	n  int64
+	at time.Time
+}
+
+// selectiveTerms returns the terms selective enough for the any-term
+// search, in query order. A term's document frequency is counted only up
+// to the threshold (LIMIT), so a common word costs a bounded index read.
+func (s *Store) selectiveTerms(ctx context.Context, tx pgx.Tx, terms []queryTerm, namespace string) ([]queryTerm, error) {
+	live, err := s.liveFacts(ctx, tx, namespace)
+	if err != nil {
+		return nil, err
+	}
+	maxDF := max(int64(commonMin), int64(float64(live)*commonShare))
+	if live <= maxDF {
+		return terms, nil // no word can be in more than maxDF facts
+	}
+	var kept []queryTerm
+	var rarest *queryTerm
+	rarestDF := int64(-1)
+	for i, t := range terms {
+		var df int64
+		err := tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM facts
+			WHERE fts @@ $1::tsquery AND namespace = $2 AND superseded_by IS NULL LIMIT $3) s`,
+			tsquery([]queryTerm{t}, "|"), namespace, maxDF+1).Scan(&df)
+		if err != nil {
+			return nil, err
+		}
+		if df == 0 {
+			continue
+		}
+		if df <= maxDF {
+			kept = append(kept, t)
+		}
+		if rarestDF < 0 || df < rarestDF {
+			rarest, rarestDF = &terms[i], df
+		}
+	}
+	if len(kept) == 0 {
+		if rarest == nil {
+			return terms, nil
+		}
+		kept = []queryTerm{*rarest}
+	}
+	return kept, nil
+}
+
+// liveFacts returns the namespace's number of live facts, cached for liveTTL.
+func (s *Store) liveFacts(ctx context.Context, tx pgx.Tx, namespace string) (int64, error) {
+	now := time.Now()
+	s.mu.Lock()
+	c, ok := s.live[namespace]
+	s.mu.Unlock()
+	if ok && now.Sub(c.at) < liveTTL {
+		return c.n, nil
+	}
+	var n int64
+	if err := tx.QueryRow(ctx, "SELECT count(*) FROM facts WHERE namespace = $1 AND superseded_by IS NULL", namespace).Scan(&n); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	s.live[namespace] = liveCount{n: n, at: now}
+	s.mu.Unlock()
+	return n, nil
+}

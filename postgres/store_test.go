@@ -1,0 +1,25 @@
+package postgres_test
+
+import (
+	"testing"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/postgres"
+	"github.com/holomem/holomem/storetest"
+)
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) holomem.Store { return mustOpen(t, pgtest.Addr(t)) })
+}
+
+// mustOpen opens a store at addr and closes it when the test ends.
+func mustOpen(tb testing.TB, addr string, opts ...postgres.Option) *postgres.Store {
+	tb.Helper()
+	s, err := postgres.Open(tb.Context(), addr, opts...)
+	if err != nil {
+		tb.Fatalf("Open: %v", err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
