@@ -1,9 +1,9 @@
 package postgres
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"context"
 	"slices"
 	"strings"
 
