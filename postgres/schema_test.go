@@ -60,7 +60,6 @@ func TestOpen_badAddress(t *testing.T) {
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
-
 // TestOpen_concurrentMigrate opens one new schema from several goroutines
 // (separate pools, as separate processes would): the advisory lock makes
 // one of them migrate and the others find the schema current.
