@@ -35,9 +35,13 @@
 // Matrix products use AVX2+FMA assembly kernels on amd64 (selected at run
 // time with golang.org/x/sys/cpu, disabled with the purego build tag or
 // Options.NoSIMD) and a pure-Go fallback elsewhere; both are tested
-// against the reference. The assembly computes 4 weight rows x 3 tokens
-// per call and prefetches the next block of weight rows, which hides most
-// of the memory latency. Sequences of a batch are packed without padding:
+// against the reference. The weight matrices are packed at load into
+// panels of 16 output columns; the kernel keeps a tile of up to 6 tokens x
+// 16 outputs in registers and walks the panel once (broadcast-FMA, no
+// horizontal sums). Bias, GELU and the residual add are applied to each
+// tile as it leaves the kernel. Attention is fused per head and per block
+// of 6 queries: scores, softmax (a float32 polynomial exp) and the
+// weighted sum of values, without an L x L matrix. Sequences of a batch are packed without padding:
 // attention runs per sequence over its own tokens, which is what a padded
 // batch with an attention mask computes, minus the wasted work.
 // Options.Threads splits the output columns of each product and the

@@ -9,10 +9,6 @@ import (
 	"github.com/holomem/holomem"
 )
 
-// tileRows is how many token rows a matrix product keeps hot in cache while
-// it walks the weight rows: 64 rows of 1536 floats are 384 KiB.
-const tileRows = 64
-
 // forward embeds token sequences (special tokens included) and returns one
 // pooled, L2-normalised vector per sequence.
 //
@@ -59,27 +55,27 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 	k := make([]float32, N*H)
 	v := make([]float32, N*H)
 	ctxv := make([]float32, N*H)
-	tmp := make([]float32, N*H)
 	inter := make([]float32, N*cfg.IntermediateSize)
+	act := epGELU
+	if cfg.HiddenAct == "gelu_new" {
+		act = epGELUTanh
+	}
 	for li := range m.layers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		l := &m.layers[li]
-		m.matmul(q, x, N, l.q)
-		m.matmul(k, x, N, l.k)
-		m.matmul(v, x, N, l.v)
+		m.matmul(q, x, N, l.q, epStore)
+		m.matmul(k, x, N, l.k, epStore)
+		m.matmul(v, x, N, l.v, epStore)
 		m.attention(ctxv, q, k, v, offs)
-		m.matmul(tmp, ctxv, N, l.o)
-		addLayerNorm(x, tmp, H, l.ln1, cfg.LayerNormEps)
-		m.matmul(inter, x, N, l.up)
-		if cfg.HiddenAct == "gelu_new" {
-			geluTanh(inter)
-		} else {
-			m.k.gelu(inter)
-		}
-		m.matmul(tmp, inter, N, l.down)
-		addLayerNorm(x, tmp, H, l.ln2, cfg.LayerNormEps)
+		// x += ctx Wo^T + bo, then LayerNorm: the residual is added in the
+		// product's epilogue.
+		m.matmul(x, ctxv, N, l.o, epAdd)
+		layerNormRows(x, H, l.ln1, cfg.LayerNormEps)
+		m.matmul(inter, x, N, l.up, act)
+		m.matmul(x, inter, N, l.down, epAdd)
+		layerNormRows(x, H, l.ln2, cfg.LayerNormEps)
 	}
 	out := make([][]float32, len(seqs))
 	for i := range seqs {
@@ -88,93 +84,9 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 	return out, nil
 }
 
-// matmul computes dst[t][j] = x[t] . l.w[j] + l.b[j] for t < rows,
-// splitting the output columns across m.threads goroutines.
-func (m *model) matmul(dst, x []float32, rows int, l linear) {
-	matmulKernel(m.k, dst, x, rows, l.in, l.w, l.out, l.b, m.threads)
-}
-
-// matmulKernel computes dst[t*out+j] = x[t*in:] . w[j*in:] (+ bias[j]).
-func matmulKernel(k *kernels, dst, x []float32, rows, in int, w []float32, out int, bias []float32, threads int) {
-	blocks := (out + 3) / 4
-	work := rows * in * out
-	if threads <= 1 || work < 1<<16 || blocks < 2 {
-		matmulRange(k, dst, x, rows, in, w, out, bias, 0, out)
-		return
-	}
-	nt := min(threads, blocks)
-	var wg sync.WaitGroup
-	for t := range nt {
-		j0 := blocks * t / nt * 4
-		j1 := min(out, blocks*(t+1)/nt*4)
-		wg.Go(func() { matmulRange(k, dst, x, rows, in, w, out, bias, j0, j1) })
-	}
-	wg.Wait()
-}
-
-// matmulRange computes the output columns [j0, j1) of matmulKernel; j0 is a
-// multiple of 4.
-func matmulRange(k *kernels, dst, x []float32, rows, in int, w []float32, out int, bias []float32, j0, j1 int) {
-	n8 := in &^ 7
-	var acc12 [12]float32
-	var acc4 [4]float32
-	var zero [4]float32
-	// tail adds the products of the last in-n8 elements, which the
-	// kernels leave out.
-	tail := func(wr, xr []float32) float32 {
-		var s float32
-		for i := n8; i < in; i++ {
-			s += wr[i] * xr[i]
-		}
-		return s
-	}
-	for t0 := 0; t0 < rows; t0 += tileRows {
-		t1 := min(rows, t0+tileRows)
-		j := j0
-		for ; j+4 <= j1; j += 4 {
-			wb := w[j*in : (j+4)*in]
-			bb := zero[:]
-			if bias != nil {
-				bb = bias[j : j+4]
-			}
-			t := t0
-			for ; t+3 <= t1; t += 3 {
-				xb := x[t*in : (t+3)*in]
-				k.dot4x3(wb, in, xb, in, n8, &acc12)
-				for r := range 3 {
-					d := dst[(t+r)*out+j : (t+r)*out+j+4]
-					a := acc12[4*r : 4*r+4]
-					d[0], d[1], d[2], d[3] = a[0]+bb[0], a[1]+bb[1], a[2]+bb[2], a[3]+bb[3]
-					if n8 < in {
-						for i := range 4 {
-							d[i] += tail(wb[i*in:(i+1)*in], xb[r*in:(r+1)*in])
-						}
-					}
-				}
-			}
-			for ; t < t1; t++ {
-				xr := x[t*in : (t+1)*in]
-				k.dot4x1(wb, in, xr, n8, &acc4)
-				d := dst[t*out+j : t*out+j+4]
-				d[0], d[1], d[2], d[3] = acc4[0]+bb[0], acc4[1]+bb[1], acc4[2]+bb[2], acc4[3]+bb[3]
-				if n8 < in {
-					for i := range 4 {
-						d[i] += tail(wb[i*in:(i+1)*in], xr)
-					}
-				}
-			}
-		}
-		for ; j < j1; j++ {
-			wr := w[j*in : (j+1)*in]
-			var b float32
-			if bias != nil {
-				b = bias[j]
-			}
-			for t := t0; t < t1; t++ {
-				dst[t*out+j] = k.dot(wr, x[t*in:(t+1)*in]) + b
-			}
-		}
-	}
+// matmul computes dst[t] (op) x[t] W^T + b for the rows t < rows.
+func (m *model) matmul(dst, x []float32, rows int, l linear, ep epilogue) {
+	gemm(m.k, dst, l.out, x, l.in, rows, l.in, l.w, l.out, l.b, ep, m.threads)
 }
 
 // attention computes multi-head self-attention of every sequence over its
@@ -207,8 +119,11 @@ func (m *model) attention(dst, q, k, v []float32, offs []int) {
 	wg.Wait()
 }
 
+// attnScratch is one goroutine's working memory for attendHead.
 type attnScratch struct {
-	qh, kh, vt, sc, ch []float32
+	kp, vp []float32 // K^T and V of one head, packed in panels
+	s      []float32 // scores of tileM query rows, [tileM][len(kp) panels * tileN]
+	ct     [tileM * tileN]float32
 }
 
 func grow(s []float32, n int) []float32 {
@@ -218,45 +133,77 @@ func grow(s []float32, n int) []float32 {
 	return s[:n]
 }
 
-// attendHead runs one head over the L tokens starting at row off.
+// attendHead runs one head over the L tokens starting at row off, fused
+// per block of tileM query rows: the scores of the block (tileM x L, in
+// L1), their softmax and the weighted sum of values are done before the
+// next block starts, so the L x L score matrix is never stored.
 func attendHead(kn *kernels, sc *attnScratch, dst, q, k, v []float32, off, L, h, H, dh int) {
-	sc.qh = grow(sc.qh, L*dh)
-	sc.kh = grow(sc.kh, L*dh)
-	sc.vt = grow(sc.vt, dh*L)
-	sc.sc = grow(sc.sc, L*L)
-	sc.ch = grow(sc.ch, L*dh)
-	for i := range L {
-		base := (off+i)*H + h*dh
-		copy(sc.qh[i*dh:(i+1)*dh], q[base:base+dh])
-		copy(sc.kh[i*dh:(i+1)*dh], k[base:base+dh])
-		for d := range dh {
-			sc.vt[d*L+i] = v[base+d]
+	Lp := (L + tileN - 1) / tileN * tileN
+	dp := (dh + tileN - 1) / tileN * tileN
+	// K^T as the weights of a product with L outputs over dh, V as one
+	// with dh outputs over L.
+	sc.kp = grow(sc.kp, Lp*dh)
+	sc.vp = grow(sc.vp, dp*L)
+	for p := 0; p < Lp; p += tileN {
+		panel := sc.kp[p*dh : (p+tileN)*dh]
+		for c := range tileN {
+			if p+c >= L {
+				for d := range dh {
+					panel[d*tileN+c] = 0
+				}
+				continue
+			}
+			row := k[(off+p+c)*H+h*dh:][:dh]
+			for d, x := range row {
+				panel[d*tileN+c] = x
+			}
 		}
 	}
-	matmulKernel(kn, sc.sc, sc.qh, L, dh, sc.kh, L, nil, 1)
+	for p := 0; p < dp; p += tileN {
+		panel := sc.vp[p*L : (p+tileN)*L]
+		nr := min(tileN, dh-p)
+		for j := range L {
+			row := v[(off+j)*H+h*dh+p:][:nr]
+			pr := panel[j*tileN : (j+1)*tileN]
+			copy(pr, row)
+			clear(pr[nr:])
+		}
+	}
+	sc.s = grow(sc.s, tileM*Lp)
 	scale := float32(1 / math.Sqrt(float64(dh)))
-	for i := range L {
-		row := sc.sc[i*L : (i+1)*L]
-		mx := float32(math.Inf(-1))
-		for j := range row {
-			row[j] *= scale
-			mx = max(mx, row[j])
+	for i := 0; i < L; i += tileM {
+		mr := min(tileM, L-i)
+		a := q[(off+i)*H+h*dh:]
+		for p := 0; p < Lp; p += tileN {
+			kn.gemmTile(a, H, sc.kp[p*dh:(p+tileN)*dh], dh, sc.s[p:], Lp, nil, false, mr)
 		}
-		var sum float32
-		for j := range row {
-			e := float32(math.Exp(float64(row[j] - mx)))
-			row[j] = e
-			sum += e
+		for r := range mr {
+			row := sc.s[r*Lp : r*Lp+L]
+			mx := row[0]
+			for _, x := range row[1:] {
+				mx = max(mx, x)
+			}
+			kn.exp(row, scale, mx*scale)
+			var sum float32
+			for _, x := range row {
+				sum += x
+			}
+			inv := 1 / sum
+			for j := range row {
+				row[j] *= inv
+			}
 		}
-		inv := 1 / sum
-		for j := range row {
-			row[j] *= inv
+		for p := 0; p < dp; p += tileN {
+			vp := sc.vp[p*L : (p+tileN)*L]
+			if nr := dh - p; nr < tileN {
+				kn.gemmTile(sc.s, Lp, vp, L, sc.ct[:], tileN, nil, false, mr)
+				for r := range mr {
+					copy(dst[(off+i+r)*H+h*dh+p:][:nr], sc.ct[r*tileN:])
+				}
+				continue
+			}
+			kn.gemmTile(sc.s, Lp, vp, L, dst[(off+i)*H+h*dh+p:], H, nil, false, mr)
 		}
-	}
-	matmulKernel(kn, sc.ch, sc.sc, L, L, sc.vt, dh, nil, 1)
-	for i := range L {
-		base := (off+i)*H + h*dh
-		copy(dst[base:base+dh], sc.ch[i*dh:(i+1)*dh])
 	}
 }
 
@@ -265,14 +212,6 @@ func layerNormRows(x []float32, H int, ln layerNorm, eps float64) {
 	for r := 0; r < len(x); r += H {
 		normRow(x[r:r+H], ln, eps)
 	}
-}
-
-// addLayerNorm sets x = LayerNorm(x + y) row by row.
-func addLayerNorm(x, y []float32, H int, ln layerNorm, eps float64) {
-	for i := range x {
-		x[i] += y[i]
-	}
-	layerNormRows(x, H, ln, eps)
 }
 
 func normRow(row []float32, ln layerNorm, eps float64) {

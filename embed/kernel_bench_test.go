@@ -2,6 +2,7 @@ package embed
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/holomem/holomem/internal/cputime"
@@ -16,18 +17,20 @@ func BenchmarkMatmul(b *testing.B) {
 		if ks == nil {
 			continue
 		}
-		for _, rows := range []int{10, 60} {
-			b.Run(ks.name+"/rows="+string(rune('0'+rows/10))+"0", func(b *testing.B) {
+		for _, rows := range []int{10, 60, 96} {
+			b.Run(ks.name+"/rows="+strconv.Itoa(rows), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(1, 2))
 				in, out := 384, 1536
 				x := randSlice(rng, rows*in)
 				w := randSlice(rng, out*in)
+				p := make([]float32, packedLen(out, in))
+				packPanels(p, w, out, in)
 				bias := randSlice(rng, out)
 				dst := make([]float32, rows*out)
 				t0 := cputime.Process().Seconds()
 				b.ResetTimer()
 				for range b.N {
-					matmulKernel(ks, dst, x, rows, in, w, out, bias, 1)
+					gemm(ks, dst, out, x, in, rows, in, p, out, bias, epStore, 1)
 				}
 				cpu := cputime.Process().Seconds() - t0
 				sinkF = dst

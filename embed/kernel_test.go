@@ -6,37 +6,92 @@ import (
 	"testing"
 )
 
-func TestKernels_agree(t *testing.T) {
-	if simdKernels == nil {
-		t.Skip("no SIMD kernels on this CPU or build")
+// TestGEMM checks gemm with every kernel set against a float64 product
+// computed from the unpacked weights, over shapes with partial row blocks
+// and partial panels, every epilogue, and one and three threads; the SIMD
+// and Go sets must also agree with each other.
+func TestGEMM(t *testing.T) {
+	sets := []*kernels{genericKernels}
+	if simdKernels != nil {
+		sets = append(sets, simdKernels)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{0, 8, 16, 64, 384, 1536} {
-		ws, xs := n+3, n+5
-		w := randSlice(rng, 4*ws)
-		x := randSlice(rng, 3*xs)
-		var a, b [12]float32
-		simdKernels.dot4x3(w, ws, x, xs, n, &a)
-		genericKernels.dot4x3(w, ws, x, xs, n, &b)
-		for i := range a {
-			if !close32(a[i], b[i], n) {
-				t.Fatalf("dot4x3 n=%d [%d]: simd %g, go %g", n, i, a[i], b[i])
+	for _, sh := range []struct{ rows, in, out int }{
+		{1, 1, 1}, {1, 8, 16}, {2, 5, 20}, {3, 9, 17}, {5, 7, 3}, {6, 64, 16}, {7, 13, 33}, {10, 384, 100}, {13, 48, 1536}, {40, 1536, 384},
+	} {
+		w := randSlice(rng, sh.out*sh.in)
+		p := make([]float32, packedLen(sh.out, sh.in))
+		packPanels(p, w, sh.out, sh.in)
+		x := randSlice(rng, sh.rows*sh.in)
+		bias := randSlice(rng, sh.out)
+		init := randSlice(rng, sh.rows*sh.out)
+		for _, ep := range []epilogue{epStore, epAdd, epGELU, epGELUTanh} {
+			want := make([]float64, sh.rows*sh.out)
+			for r := range sh.rows {
+				for j := range sh.out {
+					s := float64(bias[j])
+					for k := range sh.in {
+						s += float64(x[r*sh.in+k]) * float64(w[j*sh.in+k])
+					}
+					switch ep {
+					case epAdd:
+						s += float64(init[r*sh.out+j])
+					case epGELU, epGELUTanh:
+						s = 0.5 * s * (1 + math.Erf(s/math.Sqrt2))
+					}
+					want[r*sh.out+j] = s
+				}
+			}
+			var got [][]float32
+			for _, ks := range sets {
+				for _, threads := range []int{1, 3} {
+					dst := append([]float32(nil), init...)
+					gemm(ks, dst, sh.out, x, sh.in, sh.rows, sh.in, p, sh.out, bias, ep, threads)
+					for i, wv := range want {
+						tol := 1e-5 * float64(sh.in+1) * (1 + math.Abs(wv))
+						if ep == epGELUTanh {
+							tol += 2e-3 * (1 + math.Abs(wv)) // tanh approximation against erf
+						}
+						if d := math.Abs(float64(dst[i]) - wv); d > tol {
+							t.Fatalf("%s %+v ep %d threads %d [%d]: got %g, want %g", ks.name, sh, ep, threads, i, dst[i], wv)
+						}
+					}
+					got = append(got, dst)
+				}
+			}
+			for _, g := range got[1:] {
+				for i := range sh.rows * sh.out {
+					if !close32(g[i], got[0][i], sh.in) {
+						t.Fatalf("%+v ep %d [%d]: kernel sets disagree: %g vs %g", sh, ep, i, g[i], got[0][i])
+					}
+				}
 			}
 		}
-		var c, d [4]float32
-		simdKernels.dot4x1(w, ws, x, n, &c)
-		genericKernels.dot4x1(w, ws, x, n, &d)
-		for i := range c {
-			if !close32(c[i], d[i], n) {
-				t.Fatalf("dot4x1 n=%d [%d]: simd %g, go %g", n, i, c[i], d[i])
-			}
-		}
-		for _, m := range []int{n, n + 3} {
-			if m > len(x) {
-				continue
-			}
-			if a, b := simdKernels.dot(w[:m], x), genericKernels.dot(w[:m], x); !close32(a, b, m) {
-				t.Fatalf("dot n=%d: simd %g, go %g", m, a, b)
+	}
+}
+
+// TestKernels_exp checks exp against math.Exp over the range softmax uses
+// (arguments <= 0) and beyond, with lengths that leave a scalar tail.
+func TestKernels_exp(t *testing.T) {
+	sets := []*kernels{genericKernels}
+	if simdKernels != nil {
+		sets = append(sets, simdKernels)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := randSlice(rng, 1005)
+	for i := range x {
+		x[i] *= 20
+	}
+	x[0], x[1], x[2], x[3] = 0, -1000, 80, -87
+	for _, ks := range sets {
+		for _, scale := range []float32{1, 0.125} {
+			got := append([]float32(nil), x...)
+			ks.exp(got, scale, 3)
+			for i, v := range x {
+				want := math.Exp(float64(v*scale - 3))
+				if math.Abs(float64(got[i])-want) > 2e-7*want+1e-37 {
+					t.Fatalf("%s exp(%g*%g-3): got %g, want %g", ks.name, v, scale, got[i], want)
+				}
 			}
 		}
 	}

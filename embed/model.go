@@ -13,9 +13,9 @@ import (
 	"github.com/holomem/holomem"
 )
 
-// linear is a dense layer y = x W^T + b with W stored [out][in], the layout
-// of PyTorch and safetensors, so that every output is a dot product over a
-// contiguous weight row.
+// linear is a dense layer y = x W^T + b. W is stored [out][in] in the file
+// (the PyTorch layout) and packed at load into the panel layout of gemm
+// (see packPanels), so w holds packedLen(out, in) floats.
 type linear struct {
 	w       []float32
 	b       []float32
@@ -85,6 +85,9 @@ func loadModel(dir string, cfg Config, k *kernels, threads int) (_ *model, err e
 	for name, ti := range ts {
 		if name != "embeddings.word_embeddings.weight" && elemSize(ti.DType) > 0 && isEncoderTensor(name) {
 			total += ti.numel()
+			if len(ti.Shape) == 2 && strings.HasPrefix(name, "encoder.layer.") {
+				total += packedLen(ti.Shape[0], ti.Shape[1]) - ti.numel()
+			}
 		}
 	}
 	if m.arena, m.arenaB, err = allocArena(total); err != nil {
@@ -159,6 +162,19 @@ func (m *model) linear(get getter, name string, out, in int) (linear, error) {
 	if err != nil {
 		return linear{}, err
 	}
+	// The read queued by get goes through a scratch buffer and is packed
+	// into the arena (see readTensor), padded to whole panels.
+	last := &m.pending[len(m.pending)-1]
+	last.packOut, last.packIn = out, in
+	if extra := packedLen(out, in) - len(w); extra > 0 {
+		if extra > len(m.arena) {
+			return linear{}, fmt.Errorf("%w: tensor %s does not fit the arena", holomem.ErrInvalid, name)
+		}
+		// tensor took the front of the arena, so the padding follows w.
+		w = unsafe.Slice(&w[0], len(w)+extra)
+		m.arena = m.arena[extra:]
+		last.dst = w
+	}
 	b, err := get(name+".bias", out)
 	if err != nil {
 		return linear{}, err
@@ -209,15 +225,17 @@ func (m *model) tensor(ti tensorInfo) ([]float32, error) {
 	out := m.arena[:n:n]
 	m.arena = m.arena[n:]
 	if n > 0 {
-		m.pending = append(m.pending, pendingRead{ti, out})
+		m.pending = append(m.pending, pendingRead{ti: ti, dst: out})
 	}
 	return out, nil
 }
 
-// pendingRead is a tensor to be read into dst.
+// pendingRead is a tensor to be read into dst; a weight matrix with
+// packOut > 0 is packed into dst (see packPanels).
 type pendingRead struct {
-	ti  tensorInfo
-	dst []float32
+	ti              tensorInfo
+	dst             []float32
+	packOut, packIn int
 }
 
 // readTensors performs the queued reads, spread over m.threads goroutines
@@ -252,6 +270,14 @@ func (m *model) readTensors() error {
 }
 
 func (m *model) readTensor(j pendingRead) error {
+	if j.packOut > 0 {
+		raw := make([]float32, j.ti.numel())
+		if err := m.readTensor(pendingRead{ti: j.ti, dst: raw}); err != nil {
+			return err
+		}
+		packPanels(j.dst, raw, j.packOut, j.packIn)
+		return nil
+	}
 	ti, out := j.ti, j.dst
 	if ti.DType == "F32" && littleEndian {
 		raw := unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*len(out))

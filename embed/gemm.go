@@ -1,0 +1,202 @@
+package embed
+
+import (
+	"math"
+	"sync"
+)
+
+// Matrix products use a register-tiled GEMM: the kernel keeps a tile of
+// tileM token rows by tileN output columns in registers (12 AVX2
+// accumulators) and walks the shared dimension once, broadcasting one input
+// value per row and loading tileN weights per step. The weights are packed
+// at load into panels of tileN output columns, [panel][k][tileN], so that
+// walk reads one contiguous stream; the last panel is padded with zeros.
+// Unlike the dot-product layout this needs no horizontal sums and no
+// multiple-of-8 inner dimension.
+const (
+	tileM = 6
+	tileN = 16
+)
+
+// packedLen is the length of the packed form of an out x in matrix.
+func packedLen(out, in int) int { return (out + tileN - 1) / tileN * tileN * in }
+
+// packPanels writes w ([out][in], the PyTorch layout) into dst in panel
+// layout: dst[(p*in+k)*tileN+c] = w[(p*tileN+c)*in+k], zero where
+// p*tileN+c >= out. len(dst) must be packedLen(out, in).
+func packPanels(dst, w []float32, out, in int) {
+	for p := 0; p*tileN < out; p++ {
+		panel := dst[p*in*tileN : (p+1)*in*tileN]
+		for c := range tileN {
+			j := p*tileN + c
+			if j >= out {
+				for k := range in {
+					panel[k*tileN+c] = 0
+				}
+				continue
+			}
+			row := w[j*in : (j+1)*in]
+			for k, v := range row {
+				panel[k*tileN+c] = v
+			}
+		}
+	}
+}
+
+// epilogue is what a product does to each finished tile.
+type epilogue int
+
+const (
+	epStore    epilogue = iota // dst = x W^T + b
+	epAdd                      // dst += x W^T + b (the residual connection)
+	epGELU                     // dst = gelu(x W^T + b), exact erf GELU
+	epGELUTanh                 // dst = gelu_new(x W^T + b)
+)
+
+// gemm computes, for t < rows and j < out,
+//
+//	dst[t*ldd+j] (op) x[t*ldx : t*ldx+in] . W[j] + bias[j]
+//
+// with W packed by packPanels and op set by ep; bias may be nil. The
+// output panels are split across threads goroutines.
+func gemm(k *kernels, dst []float32, ldd int, x []float32, ldx, rows, in int, p []float32, out int, bias []float32, ep epilogue, threads int) {
+	panels := (out + tileN - 1) / tileN
+	if threads <= 1 || panels < 2 || rows*in*out < 1<<16 {
+		gemmPanels(k, dst, ldd, x, ldx, rows, in, p, out, bias, ep, 0, panels)
+		return
+	}
+	nt := min(threads, panels)
+	var wg sync.WaitGroup
+	for t := range nt {
+		p0, p1 := panels*t/nt, panels*(t+1)/nt
+		wg.Go(func() { gemmPanels(k, dst, ldd, x, ldx, rows, in, p, out, bias, ep, p0, p1) })
+	}
+	wg.Wait()
+}
+
+// gemmPanels computes the output panels [p0, p1) of gemm, panel by panel
+// so that each panel of weights stays in cache while every row block
+// passes over it.
+func gemmPanels(k *kernels, dst []float32, ldd int, x []float32, ldx, rows, in int, p []float32, out int, bias []float32, ep epilogue, p0, p1 int) {
+	var ct [tileM * tileN]float32
+	var bt [tileN]float32
+	acc := ep == epAdd
+	for pi := p0; pi < p1; pi++ {
+		j := pi * tileN
+		nr := min(tileN, out-j)
+		b := p[pi*in*tileN : (pi+1)*in*tileN]
+		var bb []float32
+		if bias != nil {
+			if nr == tileN {
+				bb = bias[j : j+tileN]
+			} else {
+				bt = [tileN]float32{}
+				copy(bt[:], bias[j:out])
+				bb = bt[:]
+			}
+		}
+		for t := 0; t < rows; t += tileM {
+			mr := min(tileM, rows-t)
+			a := x[t*ldx:]
+			if nr == tileN {
+				c := dst[t*ldd+j:]
+				k.gemmTile(a, ldx, b, in, c, ldd, bb, acc, mr)
+				finishTile(k, c, ldd, mr, tileN, ep)
+				continue
+			}
+			// A partial panel goes through a scratch tile so that the
+			// columns past out, which belong to the next row, stay intact.
+			if acc {
+				for r := range mr {
+					copy(ct[r*tileN:r*tileN+nr], dst[(t+r)*ldd+j:])
+				}
+			}
+			k.gemmTile(a, ldx, b, in, ct[:], tileN, bb, acc, mr)
+			finishTile(k, ct[:], tileN, mr, nr, ep)
+			for r := range mr {
+				copy(dst[(t+r)*ldd+j:(t+r)*ldd+j+nr], ct[r*tileN:])
+			}
+		}
+	}
+}
+
+// finishTile applies the activation of ep to the first mr rows and nr
+// columns of a tile while it is still in L1.
+func finishTile(k *kernels, c []float32, ldc, mr, nr int, ep epilogue) {
+	switch ep {
+	case epGELU:
+		for r := range mr {
+			k.gelu(c[r*ldc : r*ldc+nr])
+		}
+	case epGELUTanh:
+		for r := range mr {
+			geluTanh(c[r*ldc : r*ldc+nr])
+		}
+	}
+}
+
+// gemmTileGo is the portable kernel: c[r*ldc+j] (+)= sum_k a[r*lda+k] *
+// b[k*tileN+j] + bias[j] for r < mr, j < tileN, adding the products in
+// the same order as the assembly kernels.
+func gemmTileGo(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, acc bool, mr int) {
+	var s [tileM][tileN]float32
+	if kk > 0 {
+		_ = a[(mr-1)*lda+kk-1]
+	}
+	b = b[:kk*tileN]
+	for k := range kk {
+		bk := (*[tileN]float32)(b[k*tileN:])
+		for r := range mr {
+			av := a[r*lda+k]
+			sr := &s[r]
+			for j := range tileN {
+				sr[j] += av * bk[j]
+			}
+		}
+	}
+	for r := range mr {
+		cr := (*[tileN]float32)(c[r*ldc:])
+		for j := range tileN {
+			v := s[r][j]
+			if bias != nil {
+				v += bias[j]
+			}
+			if acc {
+				v += cr[j]
+			}
+			cr[j] = v
+		}
+	}
+}
+
+// expGo sets x[i] = exp(x[i]*scale - sub) with the float32 polynomial of
+// the assembly kernel (Cephes expf): a few ulp, far cheaper than math.Exp.
+func expGo(x []float32, scale, sub float32) {
+	for i, v := range x {
+		x[i] = exp32(v*scale - sub)
+	}
+}
+
+func exp32(x float32) float32 {
+	const (
+		log2e = 1.44269504088896341
+		c1    = 0.693359375
+		c2    = -2.12194440e-4
+	)
+	x = min(max(x, -87.3), 88.3)
+	fx := float32(math.Floor(float64(x*log2e + 0.5)))
+	x = x - fx*c1 - fx*c2
+	y := float32(1.9875691500e-4)
+	y = y*x + 1.3981999507e-3
+	y = y*x + 8.3334519073e-3
+	y = y*x + 4.1665795894e-2
+	y = y*x + 1.6666665459e-1
+	y = y*x + 5.0000001201e-1
+	y = y*x*x + x + 1
+	return y * pow2(int32(fx))
+}
+
+// pow2 returns 2**n for -126 <= n <= 127.
+func pow2(n int32) float32 {
+	return math.Float32frombits(uint32(n+127) << 23)
+}
