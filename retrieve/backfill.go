@@ -8,10 +8,6 @@ import (
 	"github.com/holomem/holomem/hrr"
 )
 
-// Progress reports long work: done of total units, under a phase name.
-// It may be nil.
-type Progress func(phase string, done, total int)
-
 const (
 	backfillPage = 256
 	embedBatch   = 32
@@ -25,7 +21,7 @@ const (
 // so Backfill with a new embedder is `reembed`. It is resumable: it only
 // touches facts that still lack data, so an interrupted run continues where
 // it stopped. It returns how many facts it changed.
-func (m *Memory) Backfill(ctx context.Context, progress Progress) (int, error) {
+func (m *Memory) Backfill(ctx context.Context, progress holomem.Progress) (int, error) {
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
@@ -37,7 +33,7 @@ func (m *Memory) Backfill(ctx context.Context, progress Progress) (int, error) {
 	return n + k, err
 }
 
-func (m *Memory) backfillHRR(ctx context.Context, progress Progress) (int, error) {
+func (m *Memory) backfillHRR(ctx context.Context, progress holomem.Progress) (int, error) {
 	if m.opts.DisableHRR {
 		return 0, nil
 	}
@@ -78,7 +74,7 @@ func (m *Memory) backfillHRR(ctx context.Context, progress Progress) (int, error
 	return changed, nil
 }
 
-func (m *Memory) backfillEmbeddings(ctx context.Context, progress Progress) (int, error) {
+func (m *Memory) backfillEmbeddings(ctx context.Context, progress holomem.Progress) (int, error) {
 	model := m.emb.ModelID()
 	filter := holomem.FactFilter{WithoutEmbeddingFor: &model, IncludeSuperseded: true}
 	_, total, err := m.store.FindFacts(ctx, holomem.FactFilter{WithoutEmbeddingFor: &model, IncludeSuperseded: true, Limit: 1})
@@ -112,7 +108,7 @@ func (m *Memory) backfillEmbeddings(ctx context.Context, progress Progress) (int
 			return done, fmt.Errorf("backfill embeddings: %w", err)
 		}
 		for i, f := range facts {
-			m.sem.upsert(f.Namespace, f.ID, vs[i])
+			m.sem.Upsert(f.Namespace, f.ID, vs[i])
 		}
 		done += len(facts)
 		progress(phaseEmbed, done, total)

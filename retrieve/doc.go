@@ -24,18 +24,11 @@
 //
 // # Vector search
 //
-// Each namespace's vectors live in a contiguous vec.Matrix (int8
-// pre-selection with float rescoring from 20k vectors). Search is exact
-// below Options.ExactBelow (2,000) vectors, when no HNSW graph is built
-// (a greedy search over an empty graph silently returns garbage), and when
-// the recall canary tripped; otherwise it searches the HNSW graph and scans
-// the "delta" (vectors written since the graph was built) exactly, merging
-// by score then id. [Memory.BuildGraph] builds and persists the graph as
-// edges (bottom layer similar_to with origin "hnsw", layer L as hnsw_lL);
-// a persisted graph that fails validation on load is reported and rebuilt,
-// never trusted silently. [Memory.Canary] compares ANN with exact search on
-// a sample and falls back to exact search when recall@10 drops below
-// Options.CanaryMin (0.9).
+// The semantic channel asks package index (the vector index this process
+// holds: matrix, HNSW lifecycle, canary, persistence as edges) for the
+// nearest vectors; [Memory.Index] exposes it for `graph build` and doctor.
+// Options.ExactBelow, DisableGraph, DisableGraphIncremental, CanaryMin and
+// GraphM are passed to it as index.Config.
 //
 // # Algebra
 //

@@ -54,7 +54,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 		}
 	}
 	if qv != nil {
-		near, err := m.sem.search(ctx, f.Namespace, qv, hygieneCandidates/2)
+		near, err := m.sem.Search(ctx, f.Namespace, qv, hygieneCandidates/2)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -86,7 +86,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 		}
 		c.scores.Jaccard = text.JaccardSorted(mine, text.SortedSet(text.Tokens(other.Content)))
 		if qv != nil && c.scores.Semantic == 0 {
-			if v := m.sem.vectorOf(f.Namespace, other.ID); v != nil {
+			if v := m.sem.VectorOf(f.Namespace, other.ID); v != nil {
 				c.scores.Semantic = max(0, float64(vec.Dot(qv, v)))
 			}
 		}

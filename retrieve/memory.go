@@ -14,6 +14,7 @@ import (
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/anchor"
 	"github.com/holomem/holomem/hrr"
+	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/text"
 )
 
@@ -39,11 +40,11 @@ type Options struct {
 	ExactBelow int
 	// DisableGraph never loads or uses HNSW graphs: every semantic search
 	// scans exactly (one-shot CLI commands skip reading the graph edges).
-	// BuildGraph still builds and persists them.
+	// index.Index.Build still builds and persists them.
 	DisableGraph bool
 	// DisableGraphIncremental stops writes from adding their vectors to a
 	// loaded graph; they wait in the delta, which is scanned exactly, until
-	// the next BuildGraph. By default (false) inserts are incremental.
+	// the next graph build. By default (false) inserts are incremental.
 	DisableGraphIncremental bool
 	// CanaryMin is the recall@10 below which the recall canary makes a
 	// namespace fall back to exact search. Zero means 0.9.
@@ -69,7 +70,6 @@ const (
 	defaultHalfLife      = 90 * 24 * time.Hour
 	defaultNearJaccard   = 0.7
 	defaultNearCosine    = 0.92
-	defaultExactBelow    = 2000
 	candidateMultiplier  = 3
 	minCandidates        = 30
 	noEmbedderNote       = "no embedding model: recall runs on fts, jaccard and hrr; run `holomem model pull` to add the semantic channel"
@@ -84,7 +84,7 @@ type Memory struct {
 	opts  Options
 	log   *slog.Logger
 
-	sem *semanticIndex // nil without an embedder
+	sem *index.Index // nil without an embedder
 	hrr *hrrCache
 
 	anchors *anchor.Checker
@@ -123,9 +123,6 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 	if opts.HalfLife == 0 {
 		opts.HalfLife = defaultHalfLife
 	}
-	if opts.ExactBelow <= 0 {
-		opts.ExactBelow = defaultExactBelow
-	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -135,7 +132,10 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 		m.log = slog.New(slog.DiscardHandler)
 	}
 	if m.emb != nil {
-		m.sem = newSemanticIndex(store, m.emb.ModelID(), m.emb.Dim(), opts, m.log)
+		m.sem = index.New(store, m.emb.ModelID(), m.emb.Dim(), index.Config{
+			ExactBelow: opts.ExactBelow, NoGraph: opts.DisableGraph, NoIncremental: opts.DisableGraphIncremental,
+			CanaryMin: opts.CanaryMin, GraphM: opts.GraphM, Now: opts.Now,
+		}, m.log)
 	}
 	return m, nil
 }
@@ -149,7 +149,7 @@ func (m *Memory) Refresh(ctx context.Context) error {
 	if m.sem == nil {
 		return nil
 	}
-	return m.sem.refresh(ctx)
+	return m.sem.Refresh(ctx)
 }
 
 // Warm loads what the first query would otherwise wait for: the vector
@@ -163,8 +163,13 @@ func (m *Memory) Warm(ctx context.Context) error {
 			return fmt.Errorf("load model: %w", err)
 		}
 	}
-	return m.sem.load(ctx)
+	return m.sem.Load(ctx)
 }
+
+// Index returns the vector index, nil without an embedder: build its HNSW
+// graph, run its recall canary or read its status. Its methods accept a nil
+// index (Build and Canary then return ErrNoEmbedder, Status nothing).
+func (m *Memory) Index() *index.Index { return m.sem }
 
 // Store returns the store the memory writes through.
 func (m *Memory) Store() holomem.Store { return m.store }
@@ -185,7 +190,7 @@ func (m *Memory) Channels() []holomem.Channel {
 }
 
 // Close persists in-memory graph edits when there are many (see
-// [Memory.PersistGraphs]) and releases the in-memory indexes. It does not
+// [index.Index.Persist]) and releases the in-memory indexes. It does not
 // close the store.
 func (m *Memory) Close() error {
 	m.mu.Lock()
@@ -196,10 +201,10 @@ func (m *Memory) Close() error {
 	m.mu.closed = true
 	var err error
 	if m.sem != nil {
-		if _, perr := m.sem.persistGraphs(context.Background(), persistAtCloseMin); perr != nil {
+		if _, perr := m.sem.Persist(context.Background(), index.PersistAtCloseMin); perr != nil {
 			err = fmt.Errorf("close: %w", perr)
 		}
-		m.sem.reset()
+		m.sem.Reset()
 	}
 	return err
 }
@@ -337,7 +342,7 @@ func (m *Memory) storeVector(ctx context.Context, f *holomem.Fact, qv []float32)
 		return err
 	}
 	f.ModelID, f.Embedding = m.emb.ModelID(), v
-	m.sem.upsert(f.Namespace, f.ID, v)
+	m.sem.Upsert(f.Namespace, f.ID, v)
 	return nil
 }
 
@@ -382,7 +387,7 @@ func (m *Memory) Update(ctx context.Context, id int64, upd holomem.FactUpdate) (
 		v, err := m.embedOne(ctx, f.Content)
 		if err != nil {
 			m.log.Warn("embed on update", "id", id, "err", err)
-			m.sem.remove(f.Namespace, id)
+			m.sem.Remove(f.Namespace, id)
 			return f, nil
 		}
 		if err := m.storeVector(ctx, f, v); err != nil {
@@ -403,7 +408,7 @@ func (m *Memory) Forget(ctx context.Context, id int64) error {
 	}
 	m.hrr.drop(f.Namespace, id)
 	if m.sem != nil {
-		m.sem.remove(f.Namespace, id)
+		m.sem.Remove(f.Namespace, id)
 	}
 	return nil
 }
@@ -492,7 +497,7 @@ func (m *Memory) Import(ctx context.Context, facts []*holomem.Fact) ([]bool, err
 		case len(f.Embedding) == m.emb.Dim() && f.ModelID == m.emb.ModelID():
 			// The caller brought this model's vector (a JSONL export):
 			// the store kept it, so only the index needs it.
-			m.sem.upsert(f.Namespace, f.ID, f.Embedding)
+			m.sem.Upsert(f.Namespace, f.ID, f.Embedding)
 		default:
 			todo = append(todo, f)
 		}
@@ -520,7 +525,7 @@ func (m *Memory) Import(ctx context.Context, facts []*holomem.Fact) ([]bool, err
 		}
 		for i, f := range batch {
 			f.ModelID, f.Embedding = m.emb.ModelID(), vs[i]
-			m.sem.upsert(f.Namespace, f.ID, vs[i])
+			m.sem.Upsert(f.Namespace, f.ID, vs[i])
 		}
 	}
 	return created, nil

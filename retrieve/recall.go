@@ -70,7 +70,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 			return nil, ctx.Err()
 		}
 		res.Notes = append(res.Notes, fmt.Sprintf(embedFailedNoteFmt, err))
-	} else if near, err := m.sem.search(ctx, q.Namespace, v, pool); err != nil {
+	} else if near, err := m.sem.Search(ctx, q.Namespace, v, pool); err != nil {
 		res.Notes = append(res.Notes, fmt.Sprintf(embedFailedNoteFmt, err))
 	} else {
 		semantic, qv = true, v
@@ -219,7 +219,7 @@ func (m *Memory) scoreLocal(ctx context.Context, clk *stageClock, cands map[int6
 			continue
 		}
 		if semantic && c.scores.Semantic == 0 {
-			if v := m.sem.vectorOf(q.Namespace, c.fact.ID); v != nil {
+			if v := m.sem.VectorOf(q.Namespace, c.fact.ID); v != nil {
 				c.scores.Semantic = max(0, float64(vec.Dot(qv, v)))
 			}
 		}

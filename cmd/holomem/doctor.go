@@ -10,6 +10,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/anchor"
+	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/retrieve"
 )
 
@@ -91,17 +92,17 @@ func (a *app) doctorCmd() *cobra.Command {
 				r.Warnings = append(r.Warnings, fmt.Sprintf("%d anchored facts could not be checked: %s", unchecked, why))
 			}
 			if m.Embedder() != nil {
-				idx, err := m.IndexStatus(ctx)
+				idx, err := m.Index().Status(ctx)
 				if err != nil {
 					return err
 				}
 				for i, st := range idx {
-					if st.Nodes > 0 && st.Mode == "hnsw" {
+					if st.Nodes > 0 && st.Mode == index.ModeHNSW {
 						// The canary: ANN against exact on a sample, recorded.
-						if c, err := m.Canary(ctx, st.Namespace, 100); err == nil {
+						if c, err := m.Index().Canary(ctx, st.Namespace, 100); err == nil {
 							idx[i].Recall, idx[i].CanaryAt = c.Recall, c.At
 							if c.Tripped {
-								idx[i].Mode = "fallback"
+								idx[i].Mode = index.ModeFallback
 								r.Warnings = append(r.Warnings, fmt.Sprintf("namespace %s: ANN recall@10 %.2f < %.2f, searching exactly: run `holomem graph build`", st.Namespace, c.Recall, c.Min))
 							}
 						}
@@ -192,7 +193,7 @@ func printDoctor(w io.Writer, r *doctorReport) {
 	slices.Sort(keys)
 	for _, k := range keys {
 		switch v := r.Extra[k].(type) {
-		case []retrieve.IndexStatus:
+		case []index.Status:
 			for _, st := range v {
 				rec := "no canary yet"
 				if st.Recall >= 0 {

@@ -25,7 +25,7 @@ a later load would trust; run it again to rebuild. Needs an embedding model.`,
 				return err
 			}
 			bar := a.progress()
-			rep, err := m.BuildGraph(cmd.Context(), bar.Update)
+			rep, err := m.Index().Build(cmd.Context(), bar.Update)
 			bar.Done()
 			if err != nil {
 				return fmt.Errorf("graph build (run it again to rebuild): %w", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/mcpserver"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/web"
@@ -109,15 +110,15 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve
 // HNSW; a namespace whose recall dropped falls back to exact search (the
 // canary does that) and the server says so in its log.
 func checkCanary(ctx context.Context, m *retrieve.Memory, log *slog.Logger) {
-	idx, err := m.IndexStatus(ctx)
+	idx, err := m.Index().Status(ctx)
 	if err != nil {
 		return
 	}
 	for _, st := range idx {
-		if st.Mode != "hnsw" {
+		if st.Mode != index.ModeHNSW {
 			continue
 		}
-		c, err := m.Canary(ctx, st.Namespace, 50)
+		c, err := m.Index().Canary(ctx, st.Namespace, 50)
 		if err == nil && c.Tripped {
 			log.Warn("ANN recall dropped; searching exactly until `holomem graph build`", "namespace", st.Namespace, "recall", c.Recall)
 		}

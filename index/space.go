@@ -1,4 +1,4 @@
-package retrieve
+package index
 
 import (
 	"context"
@@ -14,19 +14,24 @@ import (
 	"github.com/holomem/holomem/vec"
 )
 
-// Search modes, as reported by [IndexStatus].
+// Mode is how a namespace's searches run, as reported by [Status].
+type Mode string
+
+// Search modes.
 const (
-	// modeExact scans every vector: the namespace is small, or has no built graph.
-	modeExact = "exact"
-	// modeHNSW walks the graph and scans the delta exactly.
-	modeHNSW = "hnsw"
-	// modeFallback scans every vector because the graph failed a check.
-	modeFallback = "fallback"
+	// ModeExact scans every vector: the namespace is small, or has no built graph.
+	ModeExact Mode = "exact"
+	// ModeHNSW walks the graph and scans the delta exactly.
+	ModeHNSW Mode = "hnsw"
+	// ModeFallback scans every vector because the graph failed a check.
+	ModeFallback Mode = "fallback"
 )
 
 const (
-	// defaultCanaryMin is the recall@10 below which the canary falls back.
-	defaultCanaryMin = 0.9
+	// DefaultCanaryMin is the recall@10 below which the canary falls back.
+	DefaultCanaryMin = 0.9
+	// DefaultExactBelow is the vector count below which search scans exactly.
+	DefaultExactBelow = 2000
 	// canaryK is the depth the canary compares.
 	canaryK = 10
 	// autoCanarySample is the canary's sample after a build or an import.
@@ -54,7 +59,7 @@ const (
 
 // space is one namespace's vectors: a contiguous matrix and an optional
 // HNSW graph over (most of) them. Its fields are guarded by
-// semanticIndex.mu; the matrix and the graph also lock themselves.
+// Index.mu; the matrix and the graph also lock themselves.
 type space struct {
 	mat *vec.Matrix
 	// graph is nil until a graph is built or imported.
@@ -88,7 +93,7 @@ func newSpace(dim int) *space {
 }
 
 // maybeInt8 turns on the int8 pre-selection once the space is large.
-func (sp *space) maybeInt8(cfg indexConfig) {
+func (sp *space) maybeInt8(cfg config) {
 	if !sp.mat.Int8() && sp.mat.Len() >= cfg.int8From {
 		sp.mat.EnableInt8()
 	}
@@ -151,7 +156,7 @@ func graphNodes(links []hnsw.Link, entry int64) []int64 {
 // incremental insert the vector joins the graph (a changed vector is
 // deleted and added again), otherwise it waits in the delta. s.mu must be
 // held for writing.
-func (s *semanticIndex) upsertLocked(sp *space, id int64, v []float32) {
+func (s *Index) upsertLocked(sp *space, id int64, v []float32) {
 	if old, ok := sp.mat.Get(id); ok && slices.Equal(old, v) {
 		return
 	}
@@ -183,7 +188,7 @@ func (s *semanticIndex) upsertLocked(sp *space, id int64, v []float32) {
 
 // removeLocked drops id from the matrix, the delta and the graph. s.mu
 // must be held for writing.
-func (s *semanticIndex) removeLocked(sp *space, id int64) {
+func (s *Index) removeLocked(sp *space, id int64) {
 	sp.mat.Delete(id)
 	delete(sp.delta, id)
 	if sp.building {
@@ -197,14 +202,14 @@ func (s *semanticIndex) removeLocked(sp *space, id int64) {
 // modeLocked says how a search of sp runs: exact below the threshold or
 // without a built graph (a greedy walk over an empty graph returns garbage,
 // DESIGN.md 6), fallback when a check failed, hnsw otherwise.
-func (s *semanticIndex) modeLocked(sp *space) string {
+func (s *Index) modeLocked(sp *space) Mode {
 	switch {
 	case sp.fallback != "":
-		return modeFallback
+		return ModeFallback
 	case s.cfg.noGraph, sp.graph == nil, sp.mat.Len() < s.cfg.exactBelow, !graphBuilt(sp.graph):
-		return modeExact
+		return ModeExact
 	}
-	return modeHNSW
+	return ModeHNSW
 }
 
 // graphBuilt reports whether g has at least as many links as nodes: an
@@ -215,11 +220,11 @@ func graphBuilt(g *hnsw.Graph) bool {
 
 // searchSpace answers a query on sp by the mode's path. s.mu must be held
 // (or sp not yet published).
-func (s *semanticIndex) searchSpace(sp *space, q []float32, k int) ([]vec.Result, string, error) {
+func (s *Index) searchSpace(sp *space, q []float32, k int) ([]vec.Result, Mode, error) {
 	mode := s.modeLocked(sp)
 	var res []vec.Result
 	var err error
-	if mode == modeHNSW {
+	if mode == ModeHNSW {
 		res, err = s.annLocked(sp, q, k)
 	} else {
 		res, err = s.exactLocked(sp, q, k)
@@ -231,7 +236,7 @@ func (s *semanticIndex) searchSpace(sp *space, q []float32, k int) ([]vec.Result
 }
 
 // exactLocked scans every vector of sp (int8 pre-selection on large spaces).
-func (s *semanticIndex) exactLocked(sp *space, q []float32, k int) ([]vec.Result, error) {
+func (s *Index) exactLocked(sp *space, q []float32, k int) ([]vec.Result, error) {
 	if sp.mat.Int8() {
 		return sp.mat.SearchInt8(q, k, s.cfg.rescore, nil)
 	}
@@ -242,7 +247,7 @@ func (s *semanticIndex) exactLocked(sp *space, q []float32, k int) ([]vec.Result
 // matrix's vectors (the source of truth: a vector changed by another
 // process keeps its old copy in a kept graph) and merges them with an exact
 // scan of the delta, by score then id.
-func (s *semanticIndex) annLocked(sp *space, q []float32, k int) ([]vec.Result, error) {
+func (s *Index) annLocked(sp *space, q []float32, k int) ([]vec.Result, error) {
 	if sp.graph == nil {
 		return s.exactLocked(sp, q, k)
 	}
@@ -295,21 +300,17 @@ func canaryMetaKey(ns string) string { return "canary:" + ns }
 // (every N/sample-th id, so the same data gives the same sample) with k=10
 // through the graph path and through an exact scan, and computes recall@10
 // with [hnsw.Recall]. The result is stored in meta ("canary:<namespace>").
-// When recall is below Options.CanaryMin the namespace falls back to exact
-// search until the next [Memory.BuildGraph], and the report says why.
+// When recall is below Config.CanaryMin the namespace falls back to exact
+// search until the next [Index.Build], and the report says why.
 // sample <= 0 means 50. A namespace without a graph gets a report with
 // Recall 1 and a Reason, and nothing changes.
-func (m *Memory) Canary(ctx context.Context, namespace string, sample int) (*CanaryReport, error) {
-	if m.sem == nil {
+func (s *Index) Canary(ctx context.Context, ns string, sample int) (*CanaryReport, error) {
+	if s == nil {
 		return nil, fmt.Errorf("canary: %w", holomem.ErrNoEmbedder)
 	}
-	if err := m.sem.load(ctx); err != nil {
+	if err := s.Load(ctx); err != nil {
 		return nil, fmt.Errorf("canary: %w", err)
 	}
-	return m.sem.canary(ctx, namespace, sample)
-}
-
-func (s *semanticIndex) canary(ctx context.Context, ns string, sample int) (*CanaryReport, error) {
 	s.mu.RLock()
 	sp := s.mu.spaces[ns]
 	var rep *CanaryReport
@@ -337,7 +338,7 @@ func (s *semanticIndex) canary(ctx context.Context, ns string, sample int) (*Can
 
 // canarySpace runs the canary on sp without changing it. s.mu must be held
 // (or sp not yet published).
-func (s *semanticIndex) canarySpace(ctx context.Context, ns string, sp *space, sample int) (*CanaryReport, error) {
+func (s *Index) canarySpace(ctx context.Context, ns string, sp *space, sample int) (*CanaryReport, error) {
 	if sample <= 0 {
 		sample = autoCanarySample
 	}
@@ -379,7 +380,7 @@ func (s *semanticIndex) canarySpace(ctx context.Context, ns string, sp *space, s
 }
 
 // applyCanaryLocked records rep on sp and falls back when it tripped.
-func (s *semanticIndex) applyCanaryLocked(sp *space, rep *CanaryReport) {
+func (s *Index) applyCanaryLocked(sp *space, rep *CanaryReport) {
 	sp.canary = rep
 	if rep.Tripped && sp.fallback == "" {
 		sp.fallback = rep.Reason
@@ -388,7 +389,7 @@ func (s *semanticIndex) applyCanaryLocked(sp *space, rep *CanaryReport) {
 }
 
 // recordCanary stores rep's figures in meta.
-func (s *semanticIndex) recordCanary(ctx context.Context, rep *CanaryReport) error {
+func (s *Index) recordCanary(ctx context.Context, rep *CanaryReport) error {
 	if rep.Sample == 0 {
 		return nil
 	}
@@ -410,8 +411,8 @@ func resultIDs(rs []vec.Result) []int64 {
 	return ids
 }
 
-// IndexStatus describes one namespace's vector index, for doctor.
-type IndexStatus struct {
+// Status describes one namespace's vector index, for doctor.
+type Status struct {
 	Namespace string `json:"namespace"`
 	Model     string `json:"model"`
 	// Vectors is the number of vectors in memory.
@@ -426,8 +427,8 @@ type IndexStatus struct {
 	// Unpersisted counts graph edits (incremental inserts, deletes, an
 	// in-memory rebuild) not yet written as edges.
 	Unpersisted int `json:"unpersisted"`
-	// Mode is "exact", "hnsw" or "fallback".
-	Mode string `json:"mode"`
+	// Mode is how searches run.
+	Mode Mode `json:"mode"`
 	// Recall is the last canary's recall@10 and CanaryAt its time; Recall
 	// is -1 when no canary ran.
 	Recall   float64   `json:"recall"`
@@ -436,22 +437,21 @@ type IndexStatus struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// IndexStatus loads the vector index if needed and describes every
-// namespace's index (ordered by namespace), for doctor. A memory without an
-// embedder has no index and returns nil.
-func (m *Memory) IndexStatus(ctx context.Context) ([]IndexStatus, error) {
-	if m.sem == nil {
+// Status loads the index if needed and describes every namespace's index
+// (ordered by namespace), for doctor. A nil index (a memory without an
+// embedder) returns nil.
+func (s *Index) Status(ctx context.Context) ([]Status, error) {
+	if s == nil {
 		return nil, nil
 	}
-	s := m.sem
-	if err := s.load(ctx); err != nil {
+	if err := s.Load(ctx); err != nil {
 		return nil, fmt.Errorf("index status: %w", err)
 	}
 	s.mu.RLock()
-	var out []IndexStatus
+	var out []Status
 	for _, ns := range slices.Sorted(maps.Keys(s.mu.spaces)) {
 		sp := s.mu.spaces[ns]
-		st := IndexStatus{
+		st := Status{
 			Namespace: ns, Model: s.model, Vectors: sp.mat.Len(), Int8: sp.mat.Int8(),
 			Delta: len(sp.delta), Unpersisted: sp.changes, Mode: s.modeLocked(sp), Recall: -1,
 			Notes: slices.Clone(sp.notes),

@@ -1,4 +1,4 @@
-package retrieve
+package index
 
 import (
 	"context"
@@ -16,17 +16,17 @@ import (
 	"github.com/holomem/holomem/vec"
 )
 
-// semanticIndex keeps every vector of one model in memory, per namespace,
+// Index keeps every vector of one model in memory, per namespace,
 // so a query never refetches vectors from the store (DESIGN.md 6: fetching
 // costs far more than the cosine). It is loaded once, on first use, and kept
 // in sync by the Memory's writes. Each namespace is a [space]: a contiguous
 // matrix and, once `graph build` has run, an HNSW graph (see index.go for
-// the search policy and graphbuild.go for persistence).
-type semanticIndex struct {
-	store holomem.Store
+// the search policy and hnsw.go for the graph and its persistence).
+type Index struct {
+	store Store
 	model string
 	dim   int
-	cfg   indexConfig
+	cfg   config
 	log   *slog.Logger
 	now   func() time.Time
 
@@ -44,8 +44,40 @@ type semanticIndex struct {
 	loadedAt time.Time
 }
 
-// indexConfig is the part of [Options] the index uses, defaults filled in.
-type indexConfig struct {
+// Store is what the index reads and writes: the vectors, the graph's
+// edges and the meta values that describe the persisted graph and the
+// canary.
+type Store interface {
+	holomem.VectorStore
+	holomem.EdgeStore
+	holomem.MetaStore
+}
+
+// Config tunes an [Index]. The zero value is the default.
+type Config struct {
+	// ExactBelow is the number of vectors below which search scans exactly
+	// instead of using the HNSW graph. Zero means 2000.
+	ExactBelow int
+	// NoGraph never loads or uses HNSW graphs: every search scans exactly
+	// (one-shot CLI commands skip reading the graph edges). Build still
+	// builds and persists them.
+	NoGraph bool
+	// NoIncremental stops writes from adding their vectors to a loaded
+	// graph; they wait in the delta, which is scanned exactly, until the
+	// next Build. By default (false) inserts are incremental.
+	NoIncremental bool
+	// CanaryMin is the recall@10 below which the recall canary makes a
+	// namespace fall back to exact search. Zero means 0.9.
+	CanaryMin float64
+	// GraphM is the HNSW neighbour count M (the bottom layer keeps 2M).
+	// Zero means hnsw.DefaultM (16).
+	GraphM int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// config is Config with defaults filled in, plus the knobs tests tune.
+type config struct {
 	exactBelow  int
 	incremental bool
 	noGraph     bool
@@ -64,38 +96,41 @@ type journalOp struct {
 	v  []float32
 }
 
-func newSemanticIndex(store holomem.Store, model string, dim int, opts Options, log *slog.Logger) *semanticIndex {
-	cfg := indexConfig{
-		exactBelow:  opts.ExactBelow,
-		incremental: !opts.DisableGraphIncremental,
-		noGraph:     opts.DisableGraph,
-		canaryMin:   opts.CanaryMin,
+// New returns an index over the vectors of model (dim dimensions) in
+// store; nothing is read until the first search or [Index.Load]. log (may
+// be nil) gets warnings about degraded modes.
+func New(store Store, model string, dim int, c Config, log *slog.Logger) *Index {
+	cfg := config{
+		exactBelow:  c.ExactBelow,
+		incremental: !c.NoIncremental,
+		noGraph:     c.NoGraph,
+		canaryMin:   c.CanaryMin,
 		int8From:    int8From,
 		rescore:     int8Rescore,
 		rebuildMax:  rebuildInMemoryMax,
 		workers:     min(2, runtime.NumCPU()),
-		graphM:      opts.GraphM,
+		graphM:      c.GraphM,
 	}
 	if cfg.exactBelow <= 0 {
-		cfg.exactBelow = defaultExactBelow
+		cfg.exactBelow = DefaultExactBelow
 	}
 	if cfg.canaryMin <= 0 {
-		cfg.canaryMin = defaultCanaryMin
+		cfg.canaryMin = DefaultCanaryMin
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	now := opts.Now
+	now := c.Now
 	if now == nil {
 		now = time.Now
 	}
-	s := &semanticIndex{store: store, model: model, dim: dim, cfg: cfg, log: log, now: now}
+	s := &Index{store: store, model: model, dim: dim, cfg: cfg, log: log, now: now}
 	s.mu.spaces = map[string]*space{}
 	return s
 }
 
-// load reads all vectors of the model unless they are loaded already.
-func (s *semanticIndex) load(ctx context.Context) error {
+// Load reads all vectors of the model unless they are loaded already.
+func (s *Index) Load(ctx context.Context) error {
 	s.mu.RLock()
 	loaded := s.mu.loaded
 	s.mu.RUnlock()
@@ -113,20 +148,20 @@ func (s *semanticIndex) load(ctx context.Context) error {
 	return s.refreshLocked(ctx)
 }
 
-// refresh rebuilds the index from the store: a forced reload that reads
+// Refresh rebuilds the index from the store: a forced reload that reads
 // every vector again (never a cached copy), so writes made by other
 // processes become visible. Writes made through this process while it scans
 // are replayed onto the fresh copy. A namespace's in-memory graph is kept
 // when the persisted graph is still the one it came from; otherwise the
 // persisted graph is imported (and checked).
-func (s *semanticIndex) refresh(ctx context.Context) error {
+func (s *Index) Refresh(ctx context.Context) error {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
 	return s.refreshLocked(ctx)
 }
 
 // refreshLocked is refresh; s.refreshMu must be held.
-func (s *semanticIndex) refreshLocked(ctx context.Context) error {
+func (s *Index) refreshLocked(ctx context.Context) error {
 	s.mu.Lock()
 	s.mu.journal = []journalOp{}
 	old := maps.Clone(s.mu.spaces)
@@ -205,7 +240,7 @@ func (s *semanticIndex) refreshLocked(ctx context.Context) error {
 }
 
 // graphMeta returns the stored graph description of ns, "" if none.
-func (s *semanticIndex) graphMeta(ctx context.Context, ns string) (string, error) {
+func (s *Index) graphMeta(ctx context.Context, ns string) (string, error) {
 	raw, err := s.store.Meta(ctx, graphMetaKey(ns))
 	if errors.Is(err, holomem.ErrNotFound) {
 		return "", nil
@@ -216,15 +251,16 @@ func (s *semanticIndex) graphMeta(ctx context.Context, ns string) (string, error
 	return raw, nil
 }
 
-func (s *semanticIndex) reset() {
+// Reset drops every loaded vector and graph; the next search loads again.
+func (s *Index) Reset() {
 	s.mu.Lock()
 	s.mu.spaces, s.mu.loaded = map[string]*space{}, false
 	s.mu.Unlock()
 }
 
-// upsert adds or replaces one vector. Before the first load it does nothing:
+// Upsert adds or replaces one vector. Before the first load it does nothing:
 // the load will read it from the store.
-func (s *semanticIndex) upsert(ns string, id int64, v []float32) {
+func (s *Index) Upsert(ns string, id int64, v []float32) {
 	if vec.CheckDim(v, s.dim) != nil {
 		return
 	}
@@ -245,7 +281,8 @@ func (s *semanticIndex) upsert(ns string, id int64, v []float32) {
 	s.upsertLocked(sp, id, v)
 }
 
-func (s *semanticIndex) remove(ns string, id int64) {
+// Remove drops one vector (and its graph node).
+func (s *Index) Remove(ns string, id int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.mu.journal != nil {
@@ -256,18 +293,17 @@ func (s *semanticIndex) remove(ns string, id int64) {
 	}
 }
 
-// search returns the k nearest vectors of the namespace by cosine (vectors
+// Search returns the k nearest vectors of the namespace by cosine (vectors
 // are unit length, so the dot product), best first, ties by id. It scans
-// exactly or walks the graph as [semanticIndex.searchSpace] decides.
-func (s *semanticIndex) search(ctx context.Context, ns string, q []float32, k int) ([]vec.Result, error) {
-	res, _, err := s.searchMode(ctx, ns, q, k)
+// exactly or walks the graph as [Index.searchSpace] decides.
+func (s *Index) Search(ctx context.Context, ns string, q []float32, k int) ([]vec.Result, error) {
+	res, _, err := s.SearchMode(ctx, ns, q, k)
 	return res, err
 }
 
-// searchMode is search that also says which path answered (modeExact,
-// modeHNSW or modeFallback).
-func (s *semanticIndex) searchMode(ctx context.Context, ns string, q []float32, k int) ([]vec.Result, string, error) {
-	if err := s.load(ctx); err != nil {
+// SearchMode is Search that also says which path answered.
+func (s *Index) SearchMode(ctx context.Context, ns string, q []float32, k int) ([]vec.Result, Mode, error) {
+	if err := s.Load(ctx); err != nil {
 		return nil, "", err
 	}
 	if len(q) != s.dim {
@@ -280,13 +316,13 @@ func (s *semanticIndex) searchMode(ctx context.Context, ns string, q []float32, 
 	defer s.mu.RUnlock()
 	sp := s.mu.spaces[ns]
 	if sp == nil || k <= 0 {
-		return nil, modeExact, nil
+		return nil, ModeExact, nil
 	}
 	return s.searchSpace(sp, q, k)
 }
 
-// vectorOf returns the indexed vector of id, if any.
-func (s *semanticIndex) vectorOf(ns string, id int64) []float32 {
+// VectorOf returns the indexed vector of id, if any.
+func (s *Index) VectorOf(ns string, id int64) []float32 {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if sp := s.mu.spaces[ns]; sp != nil {

@@ -1,4 +1,4 @@
-package retrieve_test
+package index_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/hnsw"
+	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/internal/testutil"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
@@ -113,18 +114,18 @@ func resIDs(rs []vec.Result) []int64 {
 // check compares every query-th fact's search with an exact scan: it
 // returns recall@10, counts the facts not found first by their own vector
 // and the modes seen.
-func check(t *testing.T, m *retrieve.Memory, facts []*holomem.Fact, every int) (recall float64, notFirst int, modes map[string]int) {
+func check(t *testing.T, m *retrieve.Memory, facts []*holomem.Fact, every int) (recall float64, notFirst int, modes map[index.Mode]int) {
 	t.Helper()
 	ctx := t.Context()
-	modes = map[string]int{}
+	modes = map[index.Mode]int{}
 	var ann, exact [][]int64
 	for i := 0; i < len(facts); i += every {
 		f := facts[i]
-		got, mode, err := retrieve.SearchVector(ctx, m, holomem.DefaultNamespace, f.Embedding, 10)
+		got, mode, err := m.Index().SearchMode(ctx, holomem.DefaultNamespace, f.Embedding, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := retrieve.ExactSearch(m, holomem.DefaultNamespace, f.Embedding, 10)
+		want, err := index.ExactSearch(m.Index(), holomem.DefaultNamespace, f.Embedding, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,24 +139,24 @@ func check(t *testing.T, m *retrieve.Memory, facts []*holomem.Fact, every int) (
 }
 
 // sameAsExact fails unless every sampled search equals the exact scan.
-func sameAsExact(t *testing.T, m *retrieve.Memory, facts []*holomem.Fact, every int, wantMode string) {
+func sameAsExact(t *testing.T, m *retrieve.Memory, facts []*holomem.Fact, every int, wantMode index.Mode) {
 	t.Helper()
 	for i := 0; i < len(facts); i += every {
 		q := facts[i].Embedding
-		got, mode, err := retrieve.SearchVector(t.Context(), m, holomem.DefaultNamespace, q, 10)
+		got, mode, err := m.Index().SearchMode(t.Context(), holomem.DefaultNamespace, q, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := retrieve.ExactSearch(m, holomem.DefaultNamespace, q, 10)
+		want, _ := index.ExactSearch(m.Index(), holomem.DefaultNamespace, q, 10)
 		if mode != wantMode || !slices.Equal(got, want) {
 			t.Fatalf("query %d: mode %s (want %s), got %v, exact %v", i, mode, wantMode, resIDs(got), resIDs(want))
 		}
 	}
 }
 
-func status(t *testing.T, m *retrieve.Memory) retrieve.IndexStatus {
+func status(t *testing.T, m *retrieve.Memory) index.Status {
 	t.Helper()
-	sts, err := m.IndexStatus(t.Context())
+	sts, err := m.Index().Status(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func status(t *testing.T, m *retrieve.Memory) retrieve.IndexStatus {
 		}
 	}
 	t.Fatalf("no index status for the default namespace in %+v", sts)
-	return retrieve.IndexStatus{}
+	return index.Status{}
 }
 
 // hnswEdges returns the stored graph edges as comparable strings.
@@ -186,7 +187,7 @@ func hnswEdges(t *testing.T, s holomem.Store) []string {
 // scanned exactly, graph or not.
 func TestSemantic_ExactBelowThreshold(t *testing.T) {
 	fx := newIndexFixture(t, 150, 0)
-	if _, err := fx.mem.BuildGraph(t.Context(), nil); err != nil {
+	if _, err := fx.mem.Index().Build(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
 	sameAsExact(t, fx.mem, fx.facts, 7, "exact")
@@ -215,7 +216,7 @@ func TestSemantic_HNSW(t *testing.T) {
 	})
 
 	var phases []string
-	rep, err := fx.mem.BuildGraph(ctx, func(phase string, done, total int) {
+	rep, err := fx.mem.Index().Build(ctx, func(phase string, done, total int) {
 		if len(phases) == 0 || phases[len(phases)-1] != phase {
 			phases = append(phases, phase)
 		}
@@ -251,11 +252,11 @@ func TestSemantic_HNSW(t *testing.T) {
 		m2 := fx.open(t, fx.opts)
 		for i := 0; i < len(fx.facts); i += 11 {
 			q := fx.facts[i].Embedding
-			a, _, err := retrieve.SearchVector(ctx, fx.mem, holomem.DefaultNamespace, q, 10)
+			a, _, err := fx.mem.Index().SearchMode(ctx, holomem.DefaultNamespace, q, 10)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, mode, err := retrieve.SearchVector(ctx, m2, holomem.DefaultNamespace, q, 10)
+			b, mode, err := m2.Index().SearchMode(ctx, holomem.DefaultNamespace, q, 10)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -274,7 +275,7 @@ func TestSemantic_HNSW(t *testing.T) {
 		if _, err := fx.mem.Remember(ctx, f); err != nil {
 			t.Fatal(err)
 		}
-		got, mode, err := retrieve.SearchVector(ctx, fx.mem, holomem.DefaultNamespace, v, 5)
+		got, mode, err := fx.mem.Index().SearchMode(ctx, holomem.DefaultNamespace, v, 5)
 		if err != nil || mode != "hnsw" || len(got) == 0 || got[0].ID != f.ID {
 			t.Fatalf("new fact: %v (%s), %v; want %d first", resIDs(got), mode, err, f.ID)
 		}
@@ -291,7 +292,7 @@ func TestSemantic_HNSW(t *testing.T) {
 		if _, err := m3.Remember(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		got, mode, err = retrieve.SearchVector(ctx, m3, holomem.DefaultNamespace, w, 5)
+		got, mode, err = m3.Index().SearchMode(ctx, holomem.DefaultNamespace, w, 5)
 		if err != nil || mode != "hnsw" || len(got) == 0 || got[0].ID != g.ID {
 			t.Fatalf("delta fact: %v (%s), %v; want %d first", resIDs(got), mode, err, g.ID)
 		}
@@ -303,7 +304,7 @@ func TestSemantic_HNSW(t *testing.T) {
 		if err := fx.mem.Refresh(ctx); err != nil {
 			t.Fatal(err)
 		}
-		got, _, err = retrieve.SearchVector(ctx, fx.mem, holomem.DefaultNamespace, w, 5)
+		got, _, err = fx.mem.Index().SearchMode(ctx, holomem.DefaultNamespace, w, 5)
 		if err != nil || len(got) == 0 || got[0].ID != g.ID {
 			t.Fatalf("after refresh: %v, %v; want %d first", resIDs(got), err, g.ID)
 		}
@@ -311,12 +312,12 @@ func TestSemantic_HNSW(t *testing.T) {
 		if err := fx.mem.Forget(ctx, f.ID); err != nil {
 			t.Fatal(err)
 		}
-		got, _, _ = retrieve.SearchVector(ctx, fx.mem, holomem.DefaultNamespace, v, 5)
+		got, _, _ = fx.mem.Index().SearchMode(ctx, holomem.DefaultNamespace, v, 5)
 		if slices.Contains(resIDs(got), f.ID) {
 			t.Errorf("forgotten fact %d still found: %v", f.ID, resIDs(got))
 		}
 		// PersistGraphs stores the in-memory edits; a fresh load has them.
-		if k, err := fx.mem.PersistGraphs(ctx); err != nil || k != 1 {
+		if k, err := fx.mem.Index().Persist(ctx, 1); err != nil || k != 1 {
 			t.Fatalf("PersistGraphs = %d, %v; want 1", k, err)
 		}
 		if st := status(t, fx.mem); st.Unpersisted != 0 {
@@ -326,7 +327,7 @@ func TestSemantic_HNSW(t *testing.T) {
 		if st := status(t, m4); st.Mode != "hnsw" || st.Nodes != n || st.Delta != 1 || len(st.Notes) != 0 {
 			t.Errorf("after persisting, a fresh load: %+v; want %d nodes and delta 1", st, n)
 		}
-		got, _, err = retrieve.SearchVector(ctx, m4, holomem.DefaultNamespace, w, 5)
+		got, _, err = m4.Index().SearchMode(ctx, holomem.DefaultNamespace, w, 5)
 		if err != nil || len(got) == 0 || got[0].ID != g.ID {
 			t.Fatalf("after persist and reload: %v, %v; want %d first", resIDs(got), err, g.ID)
 		}
@@ -343,7 +344,7 @@ func TestSemantic_CorruptGraph(t *testing.T) {
 	}
 	fx := newIndexFixture(t, n, 100)
 	ctx := t.Context()
-	if _, err := fx.mem.BuildGraph(ctx, nil); err != nil {
+	if _, err := fx.mem.Index().Build(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	meta := func() map[string]any {
@@ -449,7 +450,7 @@ func TestSemantic_CorruptGraph(t *testing.T) {
 	t.Run("ExactFallbackWhenLarge", func(t *testing.T) {
 		tests[0].corrupt(t)
 		m := fx.open(t, fx.opts)
-		retrieve.SetRebuildMax(m, 10)
+		index.SetRebuildMax(m.Index(), 10)
 		sameAsExact(t, m, fx.facts, 5, "fallback")
 		st := status(t, m)
 		if st.Mode != "fallback" || len(st.Notes) == 0 || !strings.Contains(st.Notes[0], "holomem graph build") {
@@ -468,18 +469,18 @@ func TestSemantic_Canary(t *testing.T) {
 	}
 	fx := newIndexFixture(t, n, 100)
 	ctx := t.Context()
-	if _, err := fx.mem.BuildGraph(ctx, nil); err != nil {
+	if _, err := fx.mem.Index().Build(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := fx.mem.Canary(ctx, holomem.DefaultNamespace, 40)
+	rep, err := fx.mem.Index().Canary(ctx, holomem.DefaultNamespace, 40)
 	if err != nil || rep.Tripped || rep.Sample != 40 || rep.Recall < 0.95 {
 		t.Fatalf("healthy canary = %+v, %v", rep, err)
 	}
 	built := hnswEdges(t, fx.store)
-	if err := retrieve.SabotageGraph(fx.mem, holomem.DefaultNamespace); err != nil {
+	if err := index.SabotageGraph(fx.mem.Index(), holomem.DefaultNamespace); err != nil {
 		t.Fatal(err)
 	}
-	rep, err = fx.mem.Canary(ctx, holomem.DefaultNamespace, 40)
+	rep, err = fx.mem.Index().Canary(ctx, holomem.DefaultNamespace, 40)
 	if err != nil || !rep.Tripped || rep.Recall >= 0.9 || !strings.Contains(rep.Reason, "recall") {
 		t.Fatalf("sabotaged canary = %+v, %v", rep, err)
 	}
@@ -492,7 +493,7 @@ func TestSemantic_Canary(t *testing.T) {
 	if err != nil || !strings.Contains(raw, `"sample":40`) {
 		t.Errorf("canary meta = %q, %v", raw, err)
 	}
-	if _, err := fx.mem.BuildGraph(ctx, nil); err != nil {
+	if _, err := fx.mem.Index().Build(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	if st := status(t, fx.mem); st.Mode != "hnsw" {
@@ -501,7 +502,7 @@ func TestSemantic_Canary(t *testing.T) {
 	if again := hnswEdges(t, fx.store); len(built) == 0 || !slices.Equal(again, built) {
 		t.Errorf("second build stored %d edges, first %d; they differ", len(again), len(built))
 	}
-	if _, err := fx.mem.Canary(ctx, "nowhere", 10); !errors.Is(err, holomem.ErrNotFound) {
+	if _, err := fx.mem.Index().Canary(ctx, "nowhere", 10); !errors.Is(err, holomem.ErrNotFound) {
 		t.Errorf("canary of an unknown namespace: %v, want ErrNotFound", err)
 	}
 }
@@ -511,13 +512,13 @@ func TestSemantic_Canary(t *testing.T) {
 func TestSemantic_Dimensions(t *testing.T) {
 	fx := newIndexFixture(t, 50, 0)
 	ctx := t.Context()
-	_, _, err := retrieve.SearchVector(ctx, fx.mem, holomem.DefaultNamespace, make([]float32, 32), 5)
+	_, _, err := fx.mem.Index().SearchMode(ctx, holomem.DefaultNamespace, make([]float32, 32), 5)
 	if !errors.Is(err, holomem.ErrInvalid) {
 		t.Errorf("32-d query: %v, want ErrInvalid", err)
 	}
 	bad := make([]float32, indexDim)
 	bad[0] = float32(nanValue())
-	if _, _, err := retrieve.SearchVector(ctx, fx.mem, holomem.DefaultNamespace, bad, 5); !errors.Is(err, holomem.ErrInvalid) {
+	if _, _, err := fx.mem.Index().SearchMode(ctx, holomem.DefaultNamespace, bad, 5); !errors.Is(err, holomem.ErrInvalid) {
 		t.Errorf("NaN query: %v, want ErrInvalid", err)
 	}
 	short := []float32{1, 0, 0}
@@ -529,7 +530,7 @@ func TestSemantic_Dimensions(t *testing.T) {
 	if st.Vectors != 49 || len(st.Notes) == 0 || !strings.Contains(st.Notes[0], "skipped") {
 		t.Errorf("status = %+v, want 49 vectors and a note on the skipped one", st)
 	}
-	if _, _, err := retrieve.SearchVector(ctx, m, holomem.DefaultNamespace, fx.facts[1].Embedding, 5); err != nil {
+	if _, _, err := m.Index().SearchMode(ctx, holomem.DefaultNamespace, fx.facts[1].Embedding, 5); err != nil {
 		t.Error(err)
 	}
 }
@@ -550,13 +551,13 @@ func nanValue() float64 {
 func TestSemantic_NoEmbedder(t *testing.T) {
 	m, _ := testutil.MustOpenMemory(t, retrieve.Options{})
 	ctx := context.Background()
-	if _, err := m.BuildGraph(ctx, nil); !errors.Is(err, holomem.ErrNoEmbedder) {
+	if _, err := m.Index().Build(ctx, nil); !errors.Is(err, holomem.ErrNoEmbedder) {
 		t.Errorf("BuildGraph: %v", err)
 	}
-	if _, err := m.Canary(ctx, "default", 5); !errors.Is(err, holomem.ErrNoEmbedder) {
+	if _, err := m.Index().Canary(ctx, "default", 5); !errors.Is(err, holomem.ErrNoEmbedder) {
 		t.Errorf("Canary: %v", err)
 	}
-	if st, err := m.IndexStatus(ctx); st != nil || err != nil {
+	if st, err := m.Index().Status(ctx); st != nil || err != nil {
 		t.Errorf("IndexStatus = %v, %v", st, err)
 	}
 }
@@ -567,7 +568,7 @@ func TestSemantic_NoEmbedder(t *testing.T) {
 func TestSemantic_SharedEdge(t *testing.T) {
 	fx := newIndexFixture(t, 150, 100)
 	ctx := t.Context()
-	if _, err := fx.mem.BuildGraph(ctx, nil); err != nil {
+	if _, err := fx.mem.Index().Build(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	es, err := fx.store.FindEdges(ctx, holomem.EdgeFilter{Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}, Origin: holomem.OriginHNSW, Limit: 1})
@@ -582,7 +583,7 @@ func TestSemantic_SharedEdge(t *testing.T) {
 	if _, err := fx.store.CreateEdge(ctx, user); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fx.mem.BuildGraph(ctx, nil); err != nil {
+	if _, err := fx.mem.Index().Build(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, err := fx.store.FindEdges(ctx, holomem.EdgeFilter{From: e.From, To: e.To})
@@ -597,4 +598,26 @@ func TestSemantic_SharedEdge(t *testing.T) {
 	if st := status(t, m); st.Mode != "hnsw" || len(st.Notes) != 0 || st.Nodes != 150 {
 		t.Errorf("reload status = %+v", st)
 	}
+}
+
+// fixtureEmbedder returns precomputed vectors for known texts (the way
+// chromem-go freezes embeddings in fixtures): the graph tests need vectors
+// with a chosen geometry, which no real model gives on demand.
+type fixtureEmbedder struct {
+	dim  int
+	vecs map[string][]float32
+}
+
+func (e *fixtureEmbedder) ModelID() string { return "fixture@1#mean" }
+func (e *fixtureEmbedder) Dim() int        { return e.dim }
+func (e *fixtureEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v, ok := e.vecs[t]
+		if !ok {
+			return nil, fmt.Errorf("%w: no fixture vector for %q", holomem.ErrInvalid, t)
+		}
+		out[i] = v
+	}
+	return out, nil
 }

@@ -1,4 +1,4 @@
-package retrieve
+package index
 
 import (
 	"cmp"
@@ -17,10 +17,10 @@ import (
 const (
 	// edgeBatch is how many edges one CreateEdges transaction writes.
 	edgeBatch = 5_000
-	// persistAtCloseMin is the number of unpersisted graph edits from which
-	// Close rewrites a namespace's edges (see [Memory.PersistGraphs]).
-	persistAtCloseMin = 1_000
-	// Progress phases of BuildGraph.
+	// PersistAtCloseMin is the number of unpersisted graph edits from which
+	// Close rewrites a namespace's edges (see [Index.Persist]).
+	PersistAtCloseMin = 1_000
+	// Progress phases of Build.
 	phaseGraphBuild   = "graph build"
 	phaseGraphPersist = "graph persist"
 )
@@ -43,13 +43,13 @@ type graphMeta struct {
 	Shared  [][2]int64 `json:"shared,omitempty"`
 }
 
-// GraphReport is what [Memory.BuildGraph] did, one entry per namespace.
-type GraphReport struct {
-	Namespaces []NamespaceGraph `json:"namespaces"`
+// BuildReport is what [Index.Build] did, one entry per namespace.
+type BuildReport struct {
+	Namespaces []NamespaceBuild `json:"namespaces"`
 }
 
-// NamespaceGraph reports the graph build of one namespace.
-type NamespaceGraph struct {
+// NamespaceBuild reports the graph build of one namespace.
+type NamespaceBuild struct {
 	Namespace string `json:"namespace"`
 	// Vectors is the number of vectors the graph was built from.
 	Vectors int `json:"vectors"`
@@ -63,7 +63,7 @@ type NamespaceGraph struct {
 	Took   time.Duration `json:"took_ns"`
 }
 
-// BuildGraph builds the HNSW graph of every namespace with at least two
+// Build builds the HNSW graph of every namespace with at least two
 // vectors of the current model, from scratch (workers = min(2, NumCPU)),
 // and persists it: the namespace's old HNSW edges are deleted, the bottom
 // layer is written as similar_to edges with origin "hnsw" (weight = the
@@ -74,14 +74,13 @@ type NamespaceGraph struct {
 // would trust; rerunning rebuilds (the build is idempotent). Each new graph
 // replaces the in-memory one and gets a recall canary (sample 50).
 // progress (may be nil) gets phases "graph build" and "graph persist".
-func (m *Memory) BuildGraph(ctx context.Context, progress Progress) (*GraphReport, error) {
-	if m.sem == nil {
+func (s *Index) Build(ctx context.Context, progress holomem.Progress) (*BuildReport, error) {
+	if s == nil {
 		return nil, fmt.Errorf("build graph: %w", holomem.ErrNoEmbedder)
 	}
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
-	s := m.sem
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
 	s.mu.RLock()
@@ -95,7 +94,7 @@ func (m *Memory) BuildGraph(ctx context.Context, progress Progress) (*GraphRepor
 	s.mu.RLock()
 	names := slices.Sorted(maps.Keys(s.mu.spaces))
 	s.mu.RUnlock()
-	rep := &GraphReport{}
+	rep := &BuildReport{}
 	for _, ns := range names {
 		r, err := s.buildNamespace(ctx, ns, progress)
 		if err != nil {
@@ -108,7 +107,7 @@ func (m *Memory) BuildGraph(ctx context.Context, progress Progress) (*GraphRepor
 
 // buildNamespace builds, persists and installs the graph of ns.
 // s.refreshMu must be held.
-func (s *semanticIndex) buildNamespace(ctx context.Context, ns string, progress Progress) (*NamespaceGraph, error) {
+func (s *Index) buildNamespace(ctx context.Context, ns string, progress holomem.Progress) (*NamespaceBuild, error) {
 	start := time.Now()
 	s.mu.Lock()
 	sp := s.mu.spaces[ns]
@@ -120,7 +119,7 @@ func (s *semanticIndex) buildNamespace(ctx context.Context, ns string, progress 
 		sp.building, sp.touched = false, nil
 		s.mu.Unlock()
 	}()
-	r := &NamespaceGraph{Namespace: ns, Vectors: len(ids)}
+	r := &NamespaceBuild{Namespace: ns, Vectors: len(ids)}
 	if len(ids) < 2 {
 		r.Skipped = "fewer than 2 vectors"
 		if err := s.clearPersisted(ctx, ns); err != nil {
@@ -159,7 +158,7 @@ func (s *semanticIndex) buildNamespace(ctx context.Context, ns string, progress 
 	}
 	sp.reconcile()
 	s.mu.Unlock()
-	c, err := s.canary(ctx, ns, autoCanarySample)
+	c, err := s.Canary(ctx, ns, autoCanarySample)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +176,7 @@ func isGraphNote(n string) bool {
 // load reproduces: neighbour lists sorted by id (the order edges come back
 // from the store), imported into a fresh graph. The same input always gives
 // the same graph.
-func (s *semanticIndex) buildCanonical(ctx context.Context, ns string, ids []int64, vecs [][]float32, progress Progress) (*hnsw.Graph, []hnsw.Link, error) {
+func (s *Index) buildCanonical(ctx context.Context, ns string, ids []int64, vecs [][]float32, progress holomem.Progress) (*hnsw.Graph, []hnsw.Link, error) {
 	cfg := hnsw.Config{M: s.cfg.graphM}
 	if progress != nil {
 		cfg.Progress = func(done, total int) { progress(phaseGraphBuild+" "+ns, done, total) }
@@ -216,7 +215,7 @@ func hnswUpperKinds() []holomem.EdgeKind {
 
 // clearPersisted removes the persisted graph of ns: meta first, so a crash
 // never leaves a meta describing missing edges.
-func (s *semanticIndex) clearPersisted(ctx context.Context, ns string) error {
+func (s *Index) clearPersisted(ctx context.Context, ns string) error {
 	if err := s.store.SetMeta(ctx, graphMetaKey(ns), ""); err != nil {
 		return fmt.Errorf("clear graph meta: %w", err)
 	}
@@ -232,7 +231,7 @@ func (s *semanticIndex) clearPersisted(ctx context.Context, ns string) error {
 // persist replaces the stored graph of ns by links (ids/vecs give the
 // vectors for the edge weights) and returns the new meta value and the
 // number of links stored.
-func (s *semanticIndex) persist(ctx context.Context, ns string, g *hnsw.Graph, entry int64, links []hnsw.Link, ids []int64, vecs [][]float32, progress Progress) (string, int, error) {
+func (s *Index) persist(ctx context.Context, ns string, g *hnsw.Graph, entry int64, links []hnsw.Link, ids []int64, vecs [][]float32, progress holomem.Progress) (string, int, error) {
 	if err := s.clearPersisted(ctx, ns); err != nil {
 		return "", 0, err
 	}
@@ -311,7 +310,7 @@ func (s *semanticIndex) persist(ctx context.Context, ns string, g *hnsw.Graph, e
 // another model or dimension, edge or node counts that differ from the
 // meta, links the hnsw package rejects) is returned wrapping
 // errGraphInvalid or hnsw.ErrCorrupt.
-func (s *semanticIndex) importPersisted(ctx context.Context, ns string, sp *space, raw string) (*hnsw.Graph, error) {
+func (s *Index) importPersisted(ctx context.Context, ns string, sp *space, raw string) (*hnsw.Graph, error) {
 	var meta graphMeta
 	if err := json.Unmarshal([]byte(raw), &meta); err != nil {
 		return nil, fmt.Errorf("%w: meta: %w", errGraphInvalid, err)
@@ -412,7 +411,7 @@ func (s *semanticIndex) importPersisted(ctx context.Context, ns string, sp *spac
 // is rebuilt in memory (namespaces up to 50k vectors) or the namespace
 // falls back to exact search until `holomem graph build`. Only I/O errors
 // and cancellation are returned.
-func (s *semanticIndex) attachPersisted(ctx context.Context, ns string, sp *space, raw string) error {
+func (s *Index) attachPersisted(ctx context.Context, ns string, sp *space, raw string) error {
 	g, err := s.importPersisted(ctx, ns, sp, raw)
 	switch {
 	case err == nil:
@@ -441,7 +440,7 @@ func (s *semanticIndex) attachPersisted(ctx context.Context, ns string, sp *spac
 			sp.notes = append(sp.notes, sp.fallback)
 			return nil
 		}
-		sp.graph, sp.changes = g, max(g.Len(), persistAtCloseMin) // persisted at Close
+		sp.graph, sp.changes = g, max(g.Len(), PersistAtCloseMin) // persisted at Close
 		sp.notes = append(sp.notes, fmt.Sprintf("corrupt: %v; rebuilt in memory (persisted at close or by `holomem graph build`)", err))
 	}
 	sp.reconcile()
@@ -456,10 +455,11 @@ func (s *semanticIndex) attachPersisted(ctx context.Context, ns string, sp *spac
 	return nil
 }
 
-// PersistGraphs writes every in-memory graph that has edits not stored yet
+// Persist writes every in-memory graph that has edits not stored yet
 // (incremental inserts, deletes, an in-memory rebuild after corruption) as
-// its namespace's HNSW edges, the way BuildGraph does, and returns how many
-// namespaces it wrote. A namespace in fallback is skipped: its graph is not
+// its namespace's HNSW edges, the way Build does, and returns how many
+// namespaces it wrote. Only namespaces with at least minChanges edits are
+// written ([PersistAtCloseMin] when a process closes, 1 to write all). A namespace in fallback is skipped: its graph is not
 // trusted, `holomem graph build` replaces it.
 //
 // Trade-off: persisting rewrites all of a namespace's graph edges (about
@@ -469,15 +469,10 @@ func (s *semanticIndex) attachPersisted(ctx context.Context, ns string, sp *spac
 // CLI that writes without touching the graph never makes it wrong. Close
 // persists only namespaces with at least 1,000 unpersisted edits (or a
 // rebuild), so a one-shot CLI `add` does not rewrite the whole graph.
-func (m *Memory) PersistGraphs(ctx context.Context) (int, error) {
-	if m.sem == nil {
+func (s *Index) Persist(ctx context.Context, minChanges int) (int, error) {
+	if s == nil {
 		return 0, nil
 	}
-	return m.sem.persistGraphs(ctx, 1)
-}
-
-// persistGraphs persists namespaces with at least minChanges unpersisted edits.
-func (s *semanticIndex) persistGraphs(ctx context.Context, minChanges int) (int, error) {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
 	s.mu.RLock()

@@ -1,24 +1,17 @@
-package retrieve
+package index
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/holomem/holomem/hnsw"
 	"github.com/holomem/holomem/vec"
 )
 
-// SearchVector runs the semantic index's search for q and says which path
-// answered ("exact", "hnsw" or "fallback").
-func SearchVector(ctx context.Context, m *Memory, ns string, q []float32, k int) ([]vec.Result, string, error) {
-	return m.sem.searchMode(ctx, ns, q, k)
-}
-
 // ExactSearch is the reference: a float32 scan of the namespace's matrix.
-func ExactSearch(m *Memory, ns string, q []float32, k int) ([]vec.Result, error) {
-	m.sem.mu.RLock()
-	defer m.sem.mu.RUnlock()
-	sp := m.sem.mu.spaces[ns]
+func ExactSearch(s *Index, ns string, q []float32, k int) ([]vec.Result, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sp := s.mu.spaces[ns]
 	if sp == nil {
 		return nil, fmt.Errorf("no space %q", ns)
 	}
@@ -26,12 +19,11 @@ func ExactSearch(m *Memory, ns string, q []float32, k int) ([]vec.Result, error)
 }
 
 // SetRebuildMax changes the size up to which a corrupt graph is rebuilt at load.
-func SetRebuildMax(m *Memory, n int) { m.sem.cfg.rebuildMax = n }
+func SetRebuildMax(s *Index, n int) { s.cfg.rebuildMax = n }
 
 // SabotageGraph replaces the namespace's in-memory graph by one with the
 // same links over shuffled vectors: structurally valid, useless for search.
-func SabotageGraph(m *Memory, ns string) error {
-	s := m.sem
+func SabotageGraph(s *Index, ns string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sp := s.mu.spaces[ns]

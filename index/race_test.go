@@ -1,6 +1,6 @@
 //go:build race
 
-package retrieve_test
+package index_test
 
 // raceEnabled shrinks the index tests: the race detector slows graph
 // builds and SQLite writes about 10x.

@@ -1,4 +1,4 @@
-package retrieve
+package index
 
 import (
 	"fmt"
@@ -60,7 +60,7 @@ func BenchmarkSemanticSearch(b *testing.B) {
 		}
 		all := benchClustered(11, n+nq, dim)
 		queries := all[n:]
-		s := &semanticIndex{dim: dim, cfg: indexConfig{exactBelow: 1, rescore: int8Rescore, canaryMin: defaultCanaryMin, workers: 2}}
+		s := &Index{dim: dim, cfg: config{exactBelow: 1, rescore: int8Rescore, canaryMin: DefaultCanaryMin, workers: 2}}
 		sp := newSpace(dim)
 		ids := make([]int64, n)
 		for i, v := range all[:n] {
@@ -122,7 +122,7 @@ func BenchmarkSemanticSearch(b *testing.B) {
 		sp.reconcile()
 		run("hnsw", func(q []float32) ([]vec.Result, error) {
 			res, mode, err := s.searchSpace(sp, q, 10)
-			if mode != modeHNSW {
+			if mode != ModeHNSW {
 				b.Fatalf("mode %s", mode)
 			}
 			return res, err
