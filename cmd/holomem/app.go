@@ -35,6 +35,8 @@ type app struct {
 	modelDir  string
 	noModel   bool
 	halfLife  time.Duration
+	// envErr is a bad environment variable, reported when a command runs.
+	envErr error
 	// anchorRoot confines anchors; "" means the git project's top level.
 	anchorRoot string
 
@@ -77,10 +79,23 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 	f.StringVar(&a.modelName, "model", envOr("HOLOMEM_MODEL", defaultModel), "embedding model ($HOLOMEM_MODEL; \"none\" disables the semantic channel)")
 	f.StringVar(&a.modelDir, "model-dir", "", "model directory ($HOLOMEM_MODEL_DIR)")
 	f.BoolVar(&a.noModel, "no-model", false, "run without the embedding model")
-	hl, _ := time.ParseDuration(os.Getenv("HOLOMEM_HALF_LIFE"))
-	f.DurationVar(&a.halfLife, "half-life", hl, "age at which decay halves a fact's score, e.g. 720h ($HOLOMEM_HALF_LIFE; default 90 days; negative: no decay)")
+	if env := os.Getenv("HOLOMEM_HALF_LIFE"); env != "" {
+		if err := (halfLifeFlag{&a.halfLife}).Set(env); err != nil {
+			a.envErr = fmt.Errorf("$HOLOMEM_HALF_LIFE: %w", err)
+		}
+	}
+	f.Var(halfLifeFlag{&a.halfLife}, "half-life", "age at which decay halves a fact's score, e.g. 90d or 720h ($HOLOMEM_HALF_LIFE; default 90d; negative: no decay)")
 	f.StringVar(&a.anchorRoot, "anchor-root", os.Getenv("HOLOMEM_ANCHOR_ROOT"), "directory anchors are confined to ($HOLOMEM_ANCHOR_ROOT; default: the git project's top level)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	// A bad environment variable fails every command rather than being
+	// silently ignored (a flag given on the command line replaces it).
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if a.envErr != nil && !cmd.Flags().Changed("half-life") {
+			return a.envErr
+		}
+		return nil
+	}
+	root.Version = version
 
 	root.AddGroup(&cobra.Group{ID: "facts", Title: "Facts:"}, &cobra.Group{ID: "search", Title: "Recall:"},
 		&cobra.Group{ID: "graph", Title: "Graph:"}, &cobra.Group{ID: "admin", Title: "Store and models:"},

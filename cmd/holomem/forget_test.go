@@ -1,0 +1,38 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestCLI_ForgetSome: `forget 1 999` deletes #1, reports #999 not found and
+// exits 3; a bad id deletes nothing.
+func TestCLI_ForgetSome(t *testing.T) {
+	c := newCLI(t)
+	c.ok("add", "first fact")
+	c.ok("add", "second fact")
+	if _, _, code := c.run("", "forget", "2", "x"); code != exitUsage {
+		t.Fatalf("forget 2 x: exit %d, want %d", code, exitUsage)
+	}
+	out, errs, code := c.run("", "forget", "1", "999")
+	if code != exitNotFound || !strings.Contains(out, "forgot #1") || !strings.Contains(out, "#999 not found") {
+		t.Fatalf("forget 1 999: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	if _, _, code := c.run("", "get", "1"); code != exitNotFound {
+		t.Errorf("#1 still there after forget 1 999 (get exit %d)", code)
+	}
+	if _, _, code := c.run("", "get", "2"); code != exitOK {
+		t.Errorf("#2 gone although forget stopped at a bad id (get exit %d)", code)
+	}
+	var res struct {
+		Forgotten []int64 `json:"forgotten"`
+		NotFound  []int64 `json:"not_found"`
+	}
+	out, _, _ = c.run("", "--json", "forget", "2", "7")
+	if err := jsonUnmarshal(out, &res); err != nil || len(res.Forgotten) != 1 || res.Forgotten[0] != 2 || len(res.NotFound) != 1 || res.NotFound[0] != 7 {
+		t.Errorf("forget --json 2 7 = %s (%v)", out, err)
+	}
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
