@@ -178,8 +178,6 @@ func timePerCall(ctx context.Context, e *Embedder, texts int, input func() [][]i
 	return since(start, cpu0, n*texts), nil
 }
 
-func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
-
 // rss is the resident set size now and at its peak.
 type rss struct{ cur, peak int64 } // kB
 

@@ -196,7 +196,7 @@ func (s *Server) toolError(tool string, err error) error {
 		}
 	}
 	s.log.Error("mcp tool failed", "tool", tool, "err", err)
-	return errors.New("internal: internal error (logged on the server). Try again later.")
+	return errors.New("internal: internal error (logged on the server); try again later")
 }
 
 // tool adapts a domain function to an SDK handler: input in, output out,

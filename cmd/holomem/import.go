@@ -152,7 +152,6 @@ type importRun struct {
 	pending  []importer.Record
 	links    []importer.Link
 	keys     map[string]int64
-	linkNS   map[string]string
 	created  int
 	existing int
 
