@@ -17,8 +17,10 @@ import (
 
 // Hot lookups, named so plan_test.go can check they use an index.
 const (
-	qFactByHash      = "SELECT id, content FROM facts WHERE namespace = $1 AND content_hash = $2"
-	qOtherFactByHash = "SELECT id FROM facts WHERE namespace = $1 AND content_hash = $2 AND id <> $3"
+	// qFactByHash prefers the key-less fact, then the oldest: keyed facts
+	// may share content (migration 0002).
+	qFactByHash      = "SELECT id, content FROM facts WHERE namespace = $1 AND content_hash = $2 ORDER BY external_key IS NOT NULL, id LIMIT 1"
+	qOtherFactByHash = "SELECT id FROM facts WHERE namespace = $1 AND content_hash = $2 AND id <> $3 AND ($4 OR external_key IS NULL) ORDER BY id LIMIT 1"
 	qFactByKey       = "SELECT id FROM facts WHERE namespace = $1 AND external_key = $2"
 )
 
@@ -247,8 +249,8 @@ func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, er
 	return created, nil
 }
 
-// existingFact returns the id of the fact f duplicates (same external key,
-// else same content), 0 when none.
+// existingFact returns the id of the fact f duplicates (same external key;
+// for a key-less fact, same content), 0 when none.
 func (w *wtx) existingFact(f *holomem.Fact, hash int64) (int64, error) {
 	var existing int64
 	if f.ExternalKey != "" {
@@ -259,6 +261,9 @@ func (w *wtx) existingFact(f *holomem.Fact, hash int64) (int64, error) {
 		if err == nil {
 			return existing, nil
 		}
+		// A keyed fact is identified by its key alone: two commits with
+		// the same message are two facts.
+		return 0, nil
 	}
 	var content string
 	err := w.queryRow(qFactByHash, f.Namespace, hash).Scan(&existing, &content)
@@ -508,7 +513,7 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 		if contentChanged {
 			hash := contentHash(*upd.Content)
 			var other int64
-			err := w.queryRow(qOtherFactByHash, cur.Namespace, hash, id).Scan(&other)
+			err := w.queryRow(qOtherFactByHash, cur.Namespace, hash, id, cur.ExternalKey == "").Scan(&other)
 			if err == nil {
 				return fmt.Errorf("%w: fact %d in namespace %q already has this content", holomem.ErrConflict, other, cur.Namespace)
 			}
