@@ -115,6 +115,35 @@ func (e *Edge) Validate() error {
 	return validateLabel("origin", e.Origin)
 }
 
+// ValidateLink reports whether a person or an agent may write the edge by
+// hand (CLI link, HTTP, MCP): [Edge.Validate] plus the rule that the vector
+// index's edges are its own. The hnsw_l* kinds and origin "hnsw" are
+// reserved: a hand-made one would corrupt the index's search, and the next
+// `graph build` would delete it. Every door that writes edges calls this
+// through [Memory.Link]; imports and the graph build do not.
+func (e *Edge) ValidateLink() error {
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	if e.Origin == OriginHNSW {
+		return fmt.Errorf("%w: origin %q is reserved for the vector index", ErrInvalid, e.Origin)
+	}
+	return ValidateUnlink(e.Kind)
+}
+
+// ValidateUnlink reports whether a person or an agent may delete edges of
+// kind k by hand: a well-formed kind that is not one of the vector index's
+// layers (see [Edge.ValidateLink]).
+func ValidateUnlink(k EdgeKind) error {
+	if err := k.Validate(); err != nil {
+		return err
+	}
+	if IsHNSWKind(k) {
+		return fmt.Errorf("%w: kind %q is reserved for the vector index", ErrInvalid, k)
+	}
+	return nil
+}
+
 // EdgeFilter selects edges for [Store.FindEdges]. Zero fields do not filter.
 type EdgeFilter struct {
 	// FactID matches edges touching this fact in either direction.

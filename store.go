@@ -236,6 +236,15 @@ type Memory interface {
 	Forget(ctx context.Context, id int64) error
 	Feedback(ctx context.Context, id int64, helpful bool) (*Fact, error)
 	Supersede(ctx context.Context, older, newer int64) error
+	// Link stores an edge written by hand between two facts of namespace
+	// ("" = any namespace) after [Edge.ValidateLink]; an empty Origin
+	// becomes [OriginUser]. created is false when the edge existed (its
+	// weight is updated). Returns ErrInvalid (reserved kinds and origins
+	// included) or ErrNotFound (a fact missing or in another namespace).
+	Link(ctx context.Context, namespace string, e *Edge) (created bool, err error)
+	// Unlink deletes one edge between two facts of namespace ("" = any),
+	// with the rules of [ValidateUnlink]. Returns ErrInvalid or ErrNotFound.
+	Unlink(ctx context.Context, namespace string, from, to int64, kind EdgeKind) error
 	// Probe returns facts about the entity, ranked by holographic similarity.
 	Probe(ctx context.Context, namespace, entity string, limit int) ([]Hit, error)
 	// Related returns entities structurally connected to the entity.

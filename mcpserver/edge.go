@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/holomem/holomem"
 )
@@ -32,20 +31,9 @@ func (s *Server) link(ctx context.Context, in LinkInput) (*LinkOutput, error) {
 		w = *in.Weight
 	}
 	e := &holomem.Edge{From: in.From, To: in.To, Kind: holomem.EdgeKind(in.Kind), Weight: w, Origin: holomem.OriginUser}
-	if err := e.Validate(); err != nil {
-		return nil, fmt.Errorf("link: %w", err)
-	}
-	if holomem.IsHNSWKind(e.Kind) {
-		return nil, fmt.Errorf("link: %w: kind %q is reserved for the vector index", holomem.ErrInvalid, e.Kind)
-	}
-	for _, id := range []int64{in.From, in.To} {
-		if _, err := s.factIn(ctx, ns, id); err != nil {
-			return nil, fmt.Errorf("link: %w", err)
-		}
-	}
-	created, err := s.store.CreateEdge(ctx, e)
+	created, err := s.mem.Link(ctx, ns, e)
 	if err != nil {
-		return nil, fmt.Errorf("link %d -> %d: %w", in.From, in.To, err)
+		return nil, err
 	}
 	return &LinkOutput{Created: created, Edge: e}, nil
 }

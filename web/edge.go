@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/holomem/holomem"
@@ -35,18 +34,9 @@ func (s *Server) handleCreateEdge(w http.ResponseWriter, r *http.Request) error 
 		weight = *req.Weight
 	}
 	e := &holomem.Edge{From: req.From, To: req.To, Kind: req.Kind, Weight: weight, Origin: holomem.OriginUser}
-	if err := e.Validate(); err != nil {
-		return err
-	}
-	if err := notIndexKind(e.Kind); err != nil {
-		return err
-	}
-	if err := s.bothIn(r, e.From, e.To); err != nil {
-		return err
-	}
-	created, err := s.store.CreateEdge(r.Context(), e)
+	created, err := s.mem.Link(r.Context(), s.namespace(r, ""), e)
 	if err != nil {
-		return fmt.Errorf("link %d -> %d: %w", e.From, e.To, err)
+		return err
 	}
 	status := http.StatusOK
 	if created {
@@ -73,41 +63,9 @@ func (s *Server) handleDeleteEdge(w http.ResponseWriter, r *http.Request) error 
 	} else if err := s.decodeJSON(w, r, &req); err != nil {
 		return err
 	}
-	if err := req.Kind.Validate(); err != nil {
+	if err := s.mem.Unlink(r.Context(), s.namespace(r, ""), req.From, req.To, req.Kind); err != nil {
 		return err
-	}
-	if err := notIndexKind(req.Kind); err != nil {
-		return err
-	}
-	if err := s.bothIn(r, req.From, req.To); err != nil {
-		return err
-	}
-	if err := s.store.DeleteEdge(r.Context(), req.From, req.To, req.Kind); err != nil {
-		return fmt.Errorf("unlink %d -> %d: %w", req.From, req.To, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
-	return nil
-}
-
-// bothIn checks that both ends of an edge are facts of the request's namespace.
-func (s *Server) bothIn(r *http.Request, from, to int64) error {
-	ns := s.namespace(r, "")
-	for _, id := range []int64{from, to} {
-		if id <= 0 {
-			return fmt.Errorf("%w: edge needs two positive fact ids, got %d -> %d", holomem.ErrInvalid, from, to)
-		}
-		if _, err := s.factIn(r.Context(), ns, id); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// notIndexKind refuses the HNSW layer kinds: the vector index owns those
-// edges and rebuilds them; a hand-made one would corrupt its search.
-func notIndexKind(k holomem.EdgeKind) error {
-	if holomem.IsHNSWKind(k) {
-		return fmt.Errorf("%w: kind %q is reserved for the vector index", holomem.ErrInvalid, k)
-	}
 	return nil
 }

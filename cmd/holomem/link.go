@@ -20,14 +20,14 @@ func (a *app) linkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, err := a.open(cmd.Context())
+			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err
 			}
 			e := &holomem.Edge{From: from, To: to, Kind: holomem.EdgeKind(kind), Weight: weight, Origin: origin}
-			created, err := s.CreateEdge(cmd.Context(), e)
+			created, err := m.Link(cmd.Context(), "", e)
 			if err != nil {
-				return fmt.Errorf("link %d -> %d: %w", from, to, err)
+				return err
 			}
 			return a.out(map[string]any{"edge": e, "created": created}, func(w io.Writer) {
 				verb := "linked"

@@ -17,12 +17,12 @@ func (a *app) unlinkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, err := a.open(cmd.Context())
+			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if err := s.DeleteEdge(cmd.Context(), from, to, holomem.EdgeKind(kind)); err != nil {
-				return fmt.Errorf("unlink %d -> %d: %w", from, to, err)
+			if err := m.Unlink(cmd.Context(), "", from, to, holomem.EdgeKind(kind)); err != nil {
+				return err
 			}
 			return a.out(map[string]any{"deleted": true}, func(w io.Writer) { fmt.Fprintf(w, "unlinked #%d -[%s]-> #%d\n", from, kind, to) })
 		},
