@@ -120,6 +120,9 @@ func Open(ctx context.Context, addr string, opts ...Option) (*Store, error) {
 }
 
 // redact removes the password from a database address.
+// Redact returns addr with its password masked, for messages and logs.
+func Redact(addr string) string { return redact(addr) }
+
 func redact(addr string) string {
 	u, err := url.Parse(addr)
 	if err != nil {

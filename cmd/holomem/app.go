@@ -17,7 +17,6 @@ import (
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/embed"
 	"github.com/holomem/holomem/retrieve"
-	"github.com/holomem/holomem/sqlite"
 )
 
 // app holds the global flags and the lazily opened store and memory of one
@@ -45,7 +44,7 @@ type app struct {
 	// exactly rather than read every graph edge to answer one query.
 	useGraph bool
 
-	store *sqlite.Store
+	store holomem.Store
 	mem   *retrieve.Memory
 	emb   *embed.Embedder
 
@@ -64,14 +63,15 @@ func (a *app) rootCommand() *cobra.Command {
 		Long: `holomem remembers short facts and imported records and finds them again by
 keyword, by meaning, by structure (holographic vectors) and by graph.
 
-The database is --db, $HOLOMEM_DB, or ` + defaultDBPath() + `.
+The database is --db, $HOLOMEM_DB, or ` + defaultDBPath() + `;
+a postgres:// address there selects PostgreSQL.
 Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 5 conflict, 6 unsupported database, 7 no embedding model.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	f := root.PersistentFlags()
-	f.StringVar(&a.dbPath, "db", envOr("HOLOMEM_DB", defaultDBPath()), "database file ($HOLOMEM_DB)")
+	f.StringVar(&a.dbPath, "db", envOr("HOLOMEM_DB", defaultDBPath()), "database: an SQLite file, or a postgres:// address ($HOLOMEM_DB)")
 	f.StringVarP(&a.namespace, "namespace", "n", os.Getenv("HOLOMEM_NAMESPACE"), "namespace ($HOLOMEM_NAMESPACE; default: the current git project, else \"default\")")
 	f.BoolVar(&a.global, "global", false, "use the global namespace \"default\" even inside a git project")
 	f.BoolVar(&a.jsonOut, "json", false, "print JSON")
@@ -140,13 +140,13 @@ func (a *app) ns() string {
 }
 
 // open opens the store (creating it) once per command line.
-func (a *app) open(ctx context.Context) (*sqlite.Store, error) {
+func (a *app) open(ctx context.Context) (holomem.Store, error) {
 	if a.store != nil {
 		return a.store, nil
 	}
-	s, err := sqlite.Open(ctx, a.dbPath)
+	s, err := openStore(ctx, a.dbPath)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", a.dbPath, err)
+		return nil, fmt.Errorf("open %s: %w", displayAddr(a.dbPath), err)
 	}
 	a.store = s
 	return s, nil

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/sqlite"
 )
 
 func parseID(s string) (int64, error) {
@@ -18,7 +17,7 @@ func parseID(s string) (int64, error) {
 }
 
 // factArg opens the store and loads the fact an argument names.
-func (a *app) factArg(ctx context.Context, arg string) (*sqlite.Store, *holomem.Fact, error) {
+func (a *app) factArg(ctx context.Context, arg string) (holomem.Store, *holomem.Fact, error) {
 	id, err := parseID(arg)
 	if err != nil {
 		return nil, nil, err

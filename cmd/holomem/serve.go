@@ -28,7 +28,10 @@ func (a *app) serveCmd() *cobra.Command {
 127.0.0.1:7777 by default and refuses a non-loopback address unless
 $HOLOMEM_TOKEN is set (clients then send "Authorization: Bearer <token>").
 The vector index and the model stay warm; a background refresher reloads the
-index every --refresh so facts written by other processes appear.`,
+index every --refresh so facts written by other processes appear. On
+PostgreSQL (--db postgres://...) several servers can share one database: each
+LISTENs for the others' writes and reloads within a fraction of a second,
+the periodic refresh staying as the fallback.`,
 		GroupID: "agents", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			token := os.Getenv("HOLOMEM_TOKEN")
@@ -68,18 +71,46 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
+	changed := make(chan struct{}, 1)
+	if n, ok := m.Store().(changeNotifier); ok {
+		// Another process wrote (a replica on the same PostgreSQL database):
+		// reload soon. The signal is coalesced, so a burst of writes costs
+		// one reload.
+		unsubscribe := n.Subscribe(func(string) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		})
+		defer unsubscribe()
+	}
 	go func() {
 		defer close(done)
-		if refresh <= 0 {
-			return
+		var tick <-chan time.Time
+		if refresh > 0 {
+			t := time.NewTicker(refresh)
+			defer t.Stop()
+			tick = t.C
 		}
-		t := time.NewTicker(refresh)
-		defer t.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case <-t.C:
+			case <-changed:
+				// Let the rest of a burst arrive before reloading.
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(changeSettle):
+				}
+				select {
+				case <-changed:
+				default:
+				}
+				if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
+					log.Warn("refresh after another replica's write", "err", err)
+				}
+			case <-tick:
 				if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
 					log.Warn("refresh vector index", "err", err)
 				}
@@ -105,6 +136,16 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve
 	}
 	return err
 }
+
+// changeNotifier is a store that reports writes made by other processes
+// (postgres.Store: LISTEN/NOTIFY).
+type changeNotifier interface {
+	Subscribe(fn func(namespace string)) (cancel func())
+}
+
+// changeSettle is how long the server waits after a change notification
+// before reloading, so a burst of writes costs one reload.
+const changeSettle = 50 * time.Millisecond
 
 // checkCanary runs the recall canary on every namespace searched through
 // HNSW; a namespace whose recall dropped falls back to exact search (the

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/postgres"
+	"github.com/holomem/holomem/sqlite"
+)
+
+// openStore opens the store a --db value names: a postgres:// or
+// postgresql:// address opens PostgreSQL, "sqlite:PATH" or any other value
+// an SQLite file (the default).
+func openStore(ctx context.Context, addr string) (holomem.Store, error) {
+	if postgres.IsAddress(addr) {
+		return postgres.Open(ctx, addr)
+	}
+	return sqlite.Open(ctx, sqlitePath(addr))
+}
+
+// sqlitePath strips the optional "sqlite:" scheme of an SQLite address.
+func sqlitePath(addr string) string {
+	if p, ok := strings.CutPrefix(addr, "sqlite:"); ok {
+		return p
+	}
+	return addr
+}
+
+// displayAddr is an address fit for messages: a PostgreSQL password is
+// masked.
+func displayAddr(addr string) string {
+	if postgres.IsAddress(addr) {
+		return postgres.Redact(addr)
+	}
+	return addr
+}
