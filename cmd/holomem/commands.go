@@ -34,6 +34,7 @@ var commands = []func(*app) *cobra.Command{
 	(*app).doctorCmd,
 	(*app).exportCmd,
 	(*app).importCmd,
+	(*app).copyCmd,
 	(*app).backfillCmd,
 	(*app).reembedCmd,
 	(*app).modelCmd,
