@@ -60,6 +60,11 @@ type Options struct {
 	// is checked (the CLI asks git for the project root only then, so
 	// commands without anchored facts spawn no process).
 	FindAnchorRoot func() string
+	// RetrievalFlush, when positive, takes retrieval counting off recall's
+	// path: counts are queued and written in one batch this often and on
+	// Close (long-running processes: serve, mcp). Zero writes them at once.
+	// Either way a failed count write never fails a recall.
+	RetrievalFlush time.Duration
 	// Now is the clock; nil means time.Now. Tests set it.
 	Now func() time.Time
 	// Logger receives warnings about degraded modes; nil discards them.
@@ -88,6 +93,8 @@ type Memory struct {
 	hrr *hrrCache
 
 	anchors *anchor.Checker
+
+	counts retrievals
 
 	mu struct {
 		sync.Mutex
@@ -136,6 +143,9 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 			ExactBelow: opts.ExactBelow, NoGraph: opts.DisableGraph, NoIncremental: opts.DisableGraphIncremental,
 			CanaryMin: opts.CanaryMin, GraphM: opts.GraphM, Now: opts.Now,
 		}, m.log)
+	}
+	if opts.RetrievalFlush > 0 {
+		m.startFlusher()
 	}
 	return m, nil
 }
@@ -189,8 +199,9 @@ func (m *Memory) Channels() []holomem.Channel {
 	return ch
 }
 
-// Close persists in-memory graph edits when there are many (see
-// [index.Index.Persist]) and releases the in-memory indexes. It does not
+// Close writes queued retrieval counts, persists in-memory graph edits
+// when there are many (see [index.Index.Persist]) and releases the
+// in-memory indexes. It does not
 // close the store.
 func (m *Memory) Close() error {
 	m.mu.Lock()
@@ -200,6 +211,9 @@ func (m *Memory) Close() error {
 	}
 	m.mu.closed = true
 	var err error
+	if ferr := m.stopFlusher(); ferr != nil {
+		err = fmt.Errorf("close: %w", ferr)
+	}
 	if m.sem != nil {
 		if _, perr := m.sem.Persist(context.Background(), index.PersistAtCloseMin); perr != nil {
 			err = fmt.Errorf("close: %w", perr)

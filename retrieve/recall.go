@@ -22,7 +22,8 @@ type candidate struct {
 
 // Recall answers q: candidates from full text and semantic search, scored on
 // every channel that can run, combined with the weights, ranked by score and
-// then id. Returned facts get retrieval_count + 1 unless q.NoTouch.
+// then id. Returned facts get retrieval_count + 1 unless q.NoTouch; that
+// count is best-effort (see [Options.RetrievalFlush]) and never fails recall.
 func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, error) {
 	q.Normalize()
 	if err := q.Validate(); err != nil {
@@ -125,9 +126,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		for i, h := range hits {
 			ids[i] = h.Fact.ID
 		}
-		if err := m.store.MarkRetrieved(ctx, ids); err != nil {
-			return nil, fmt.Errorf("count retrievals: %w", err)
-		}
+		m.countRetrievals(ctx, ids)
 		for i := range hits {
 			hits[i].Fact.RetrievalCount++
 		}

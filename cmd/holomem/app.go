@@ -43,6 +43,9 @@ type app struct {
 	// (serve, mcp, doctor, graph build) set it; a one-shot command scans
 	// exactly rather than read every graph edge to answer one query.
 	useGraph bool
+	// retrievalFlush batches retrieval counts off recall's path in
+	// long-running commands (serve, mcp); one-shot commands write at once.
+	retrievalFlush time.Duration
 
 	store holomem.Store
 	mem   *retrieve.Memory
@@ -166,6 +169,8 @@ func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
 		Logger:       slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		DisableGraph: !a.useGraph,
 		HalfLife:     a.halfLife,
+		// Bookkeeping never fails a recall; long-running processes batch it.
+		RetrievalFlush: a.retrievalFlush,
 	}
 	if emb, err := a.embedder(); err == nil {
 		opts.Embedder = emb

@@ -17,6 +17,7 @@ working directory (--global for the shared one). Logs go to stderr.`,
 		GroupID: "agents", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.useGraph = true
+			a.retrievalFlush = retrievalFlushEvery
 			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err

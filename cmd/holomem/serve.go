@@ -40,6 +40,7 @@ the periodic refresh staying as the fallback.`,
 			}
 			ctx := cmd.Context()
 			a.useGraph = true
+			a.retrievalFlush = retrievalFlushEvery
 			m, err := a.memory(ctx)
 			if err != nil {
 				return err
@@ -165,3 +166,7 @@ func checkCanary(ctx context.Context, m *retrieve.Memory, log *slog.Logger) {
 		}
 	}
 }
+
+// retrievalFlushEvery is how often serve and mcp write the retrieval counts
+// recall queued (and once more on shutdown).
+const retrievalFlushEvery = 5 * time.Second
