@@ -69,8 +69,8 @@ func (w Weights) Redistribute(semantic, hrr bool) Weights {
 func (w Weights) Validate() error {
 	sum := 0.0
 	for _, v := range []float64{w.FTS, w.Jaccard, w.HRR, w.Semantic, w.PPR} {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return fmt.Errorf("%w: weight %v must be a finite number >= 0", ErrInvalid, v)
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxWeight {
+			return fmt.Errorf("%w: weight %v must be a number from 0 to %d", ErrInvalid, v, MaxWeight)
 		}
 		sum += v
 	}
@@ -86,7 +86,35 @@ const (
 	MaxLimit        = 1000
 	DefaultMinTrust = 0.3
 	MaxQueryBytes   = 16 << 10
+	// MaxWeight bounds each channel weight, so their sum stays finite
+	// (1e308 three times overflows to +Inf).
+	MaxWeight = 1000
+	// MaxEntities bounds the entities of one probe/related/reason call and
+	// MaxEntityBytes each name: the work grows with both, and a 100 KB URL of
+	// repeated entities took seconds.
+	MaxEntities    = 16
+	MaxEntityBytes = 256
 )
+
+// ValidateEntities checks the arguments of the HRR algebra (probe,
+// related, reason) the same way for every door: HTTP, MCP and the CLI.
+func ValidateEntities(entities []string, limit int) error {
+	if len(entities) > MaxEntities {
+		return fmt.Errorf("%w: %d entities; the limit is %d", ErrInvalid, len(entities), MaxEntities)
+	}
+	for _, e := range entities {
+		if len(e) > MaxEntityBytes {
+			return fmt.Errorf("%w: entity name is %d bytes; the limit is %d", ErrInvalid, len(e), MaxEntityBytes)
+		}
+		if !utf8.ValidString(e) {
+			return fmt.Errorf("%w: entity name is not valid UTF-8", ErrInvalid)
+		}
+	}
+	if limit < 0 || limit > MaxLimit {
+		return fmt.Errorf("%w: limit %d is outside 0..%d", ErrInvalid, limit, MaxLimit)
+	}
+	return nil
+}
 
 // Query asks [Memory.Recall] for facts.
 type Query struct {

@@ -16,6 +16,9 @@ import (
 // between each fact's vector and bind(entity, ROLE_ENTITY). Only scores above
 // the noise floor count, so an unknown entity returns no facts, not noise.
 func (m *Memory) Probe(ctx context.Context, namespace, entity string, limit int) ([]holomem.Hit, error) {
+	if err := holomem.ValidateEntities([]string{entity}, limit); err != nil {
+		return nil, err
+	}
 	keys, err := m.algebraKeys(ctx, namespace, []string{entity})
 	if err != nil {
 		return nil, err
@@ -29,6 +32,9 @@ func (m *Memory) Reason(ctx context.Context, namespace string, entities []string
 	if len(entities) < 1 {
 		return nil, fmt.Errorf("%w: reason needs at least one entity", holomem.ErrInvalid)
 	}
+	if err := holomem.ValidateEntities(entities, limit); err != nil {
+		return nil, err
+	}
 	keys, err := m.algebraKeys(ctx, namespace, entities)
 	if err != nil {
 		return nil, err
@@ -40,6 +46,9 @@ func (m *Memory) Reason(ctx context.Context, namespace string, entities []string
 // fact that holds it, the fact's vector is unbound from ROLE_ENTITY and
 // cleaned up against the entities of those facts.
 func (m *Memory) Related(ctx context.Context, namespace, entity string, limit int) ([]holomem.EntityHit, error) {
+	if err := holomem.ValidateEntities([]string{entity}, limit); err != nil {
+		return nil, err
+	}
 	if namespace == "" {
 		namespace = holomem.DefaultNamespace
 	}

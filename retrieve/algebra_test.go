@@ -68,7 +68,7 @@ func TestMemory_ProbeReason(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits, err := m.Probe(ctx, "", strings.ToLower(e.Name), n)
+		hits, err := m.Probe(ctx, "", strings.ToLower(e.Name), min(n, holomem.MaxLimit))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestMemory_ProbeReason(t *testing.T) {
 				continue
 			}
 			pairs++
-			hits, err := m.Reason(ctx, "", []string{ents[i].Name, ents[j].Name}, n)
+			hits, err := m.Reason(ctx, "", []string{ents[i].Name, ents[j].Name}, holomem.MaxLimit)
 			if err != nil {
 				t.Fatal(err)
 			}
