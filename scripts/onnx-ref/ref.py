@@ -1,16 +1,29 @@
 #!/usr/bin/python3
 """Build an ONNX graph of a BERT/XLM-R sentence encoder from a model directory.
 
-Usage: /usr/bin/python3 ref.py MODEL_DIR OUT_PREFIX
+Usage: /usr/bin/python3 ref.py MODEL_DIR [OUT_PREFIX]
 
 Reads MODEL_DIR/config.json, MODEL_DIR/1_Pooling/config.json and
 MODEL_DIR/model.safetensors (parsed here with numpy, independently of the Go
 reader), and writes OUT_PREFIX.onnx (opset 17) and OUT_PREFIX.batches.json
 (the batches of MODEL_DIR/inputs.json padded to the longest sequence, with
 attention masks and position ids as Hugging Face computes them). run.js then
-runs the graph with ONNX Runtime. The graph is written from the standard
-operators only: Gather, Add, LayerNormalization, MatMul, Reshape, Transpose,
-Softmax, Erf (or Tanh) GELU, masked mean or CLS pooling, L2 normalisation.
+runs the graph with ONNX Runtime (reference vectors), time.js times it.
+OUT_PREFIX defaults to build/<name of MODEL_DIR> beside this script; its
+folder is created. When MODEL_DIR/inputs.json is absent, ref.py writes one
+with the cases of `holomem bench embed` (embed.BenchInputs' shapes: one
+text of 10, 60 and 128 tokens, 32 texts of 8-47 and of 28 tokens; random
+ids).
+
+Memory stays well under 1 GB for MiniLM-L12 shapes: the safetensors file is
+memory-mapped, and an F32 word-embedding table (384 MB there) is not copied
+into the graph but referenced as ONNX external data in OUT_PREFIX.weights
+beside the graph: a hard link to model.safetensors, or a streamed copy of
+just that table when the two folders are on different file systems.
+
+The graph is written from the standard operators only: Gather, Add,
+LayerNormalization, MatMul, Reshape, Transpose, Softmax, Erf (or Tanh) GELU,
+masked mean or CLS pooling, L2 normalisation.
 """
 import json
 import os
@@ -23,31 +36,67 @@ from onnx import TensorProto, helper, numpy_helper
 
 
 def read_safetensors(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    (n,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8 : 8 + n])
+    """Returns {name: array} (read-only views of a memory map; F16 is
+    converted lazily by the caller) and {name: (dtype, file offset, bytes)}."""
+    data = np.memmap(path, dtype=np.uint8, mode="r")
+    (n,) = struct.unpack("<Q", bytes(data[:8]))
+    header = json.loads(bytes(data[8 : 8 + n]))
     base = 8 + n
-    out = {}
+    out, where = {}, {}
     for name, e in header.items():
         if name == "__metadata__":
             continue
         b, end = e["data_offsets"]
         dt = {"F32": "<f4", "F16": "<f2"}[e["dtype"]]
-        arr = np.frombuffer(data[base + b : base + end], dtype=dt).astype(np.float32)
-        out[name] = arr.reshape(e["shape"])
-    return out
+        out[name] = data[base + b : base + end].view(dt).reshape(e["shape"])
+        where[name] = (e["dtype"], base + b, end - b)
+    return out, where
+
+
+# The cases of embed.BenchInputs: (name, texts, shortest, longest tokens).
+BENCH_CASES = [
+    ("1 text x 10 tokens", 1, 10, 10),
+    ("1 text x 60 tokens", 1, 60, 60),
+    ("1 text x 128 tokens", 1, 128, 128),
+    ("32 texts x 8-47 tokens", 32, 8, 47),
+    ("32 texts x 28 tokens", 32, 28, 28),
+]
+
+
+def write_bench_inputs(path, cfg, max_tokens):
+    rng = np.random.default_rng(1)
+    names, batches = [], []
+    for name, texts, lo, hi in BENCH_CASES:
+        b = []
+        for _ in range(texts):
+            n = min(int(rng.integers(lo, hi + 1)), max_tokens)
+            b.append([int(v) for v in rng.integers(3, cfg["vocab_size"], size=n)])
+        names.append(name)
+        batches.append(b)
+    with open(path, "w") as f:
+        json.dump({"names": names, "batches": batches}, f)
+    print(f"wrote {path} ({len(batches)} batches)")
 
 
 def main():
-    model_dir, prefix = sys.argv[1], sys.argv[2]
+    if len(sys.argv) not in (2, 3):
+        sys.exit(__doc__)
+    model_dir = sys.argv[1]
+    if len(sys.argv) == 3:
+        prefix = sys.argv[2]
+    else:
+        here = os.path.dirname(os.path.abspath(__file__))
+        prefix = os.path.join(here, "build", os.path.basename(os.path.abspath(model_dir)))
+    os.makedirs(os.path.dirname(os.path.abspath(prefix)), exist_ok=True)
     cfg = json.load(open(os.path.join(model_dir, "config.json")))
     pooling = "mean"
     pc = os.path.join(model_dir, "1_Pooling", "config.json")
     if os.path.exists(pc) and json.load(open(pc)).get("pooling_mode_cls_token"):
         pooling = "cls"
-    W = read_safetensors(os.path.join(model_dir, "model.safetensors"))
+    st_path = os.path.abspath(os.path.join(model_dir, "model.safetensors"))
+    W, where = read_safetensors(st_path)
     W = {k.removeprefix("roberta.").removeprefix("bert."): v for k, v in W.items()}
+    where = {k.removeprefix("roberta.").removeprefix("bert."): v for k, v in where.items()}
     H = cfg["hidden_size"]
     nh = cfg["num_attention_heads"]
     dh = H // nh
@@ -64,7 +113,47 @@ def main():
 
     def const(arr, p="c"):
         n = name(p)
-        inits.append(numpy_helper.from_array(np.asarray(arr), n))
+        a = np.asarray(arr)
+        if a.dtype == np.float16:
+            a = a.astype(np.float32)
+        inits.append(numpy_helper.from_array(a, n))
+        return n
+
+    weights_link = prefix + ".weights"
+
+    def external(key, p):
+        """An F32 tensor of model.safetensors as external data (no copy)."""
+        dtype, offset, length = where[key]
+        if dtype != "F32" or sys.byteorder != "little":
+            return const(W[key], p)
+        # ONNX Runtime refuses external data outside the graph's folder,
+        # symlinks included: hard-link the file, or copy just this tensor
+        # in chunks when the build folder is on another file system.
+        if os.path.lexists(weights_link):
+            os.remove(weights_link)
+        try:
+            os.link(st_path, weights_link)
+        except OSError:
+            with open(st_path, "rb") as src, open(weights_link, "wb") as dst:
+                src.seek(offset)
+                left = length
+                while left > 0:
+                    chunk = src.read(min(left, 16 << 20))
+                    if not chunk:
+                        sys.exit(f"{st_path}: short read")
+                    dst.write(chunk)
+                    left -= len(chunk)
+            offset = 0
+        n = name(p)
+        t = TensorProto()
+        t.name = n
+        t.data_type = TensorProto.FLOAT
+        t.dims.extend(W[key].shape)
+        t.data_location = TensorProto.EXTERNAL
+        for k, v in (("location", os.path.basename(weights_link)), ("offset", str(offset)), ("length", str(length))):
+            e = t.external_data.add()
+            e.key, e.value = k, v
+        inits.append(t)
         return n
 
     def op(kind, inputs, **attrs):
@@ -74,7 +163,7 @@ def main():
 
     def linear(x, p):
         # PyTorch stores W as [out, in]; ONNX MatMul wants x @ W^T.
-        w = const(W[p + ".weight"].T.copy(), p + ".wT")
+        w = const(np.ascontiguousarray(W[p + ".weight"].T), p + ".wT")
         b = const(W[p + ".bias"], p + ".b")
         return op("Add", [op("MatMul", [x, w]), b])
 
@@ -97,7 +186,7 @@ def main():
         return op("Mul", [op("Mul", [half, x]), op("Add", [one, t])])
 
     # Embeddings.
-    x = op("Gather", [const(W["embeddings.word_embeddings.weight"], "word"), "input_ids"], axis=0)
+    x = op("Gather", [external("embeddings.word_embeddings.weight", "word"), "input_ids"], axis=0)
     x = op("Add", [x, op("Gather", [const(W["embeddings.position_embeddings.weight"], "pos"), "position_ids"], axis=0)])
     x = op("Add", [x, op("Gather", [const(W["embeddings.token_type_embeddings.weight"], "type"), "token_type_ids"], axis=0)])
     x = layernorm(x, "embeddings.LayerNorm")
@@ -152,11 +241,18 @@ def main():
     )
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="holomem-onnx-ref")
     m.ir_version = 8
-    onnx.checker.check_model(m)
     onnx.save(m, prefix + ".onnx")
+    # By path, so that external data is looked up beside the graph.
+    onnx.checker.check_model(prefix + ".onnx")
 
+    inputs_path = os.path.join(model_dir, "inputs.json")
+    if not os.path.exists(inputs_path):
+        max_tokens = cfg["max_position_embeddings"] - (pad + 1 if roberta else 0)
+        write_bench_inputs(inputs_path, cfg, min(max_tokens, 128))
+    inputs = json.load(open(inputs_path))
+    names = inputs.get("names") or [f"batch {i}" for i in range(len(inputs["batches"]))]
     batches = []
-    for seqs in json.load(open(os.path.join(model_dir, "inputs.json")))["batches"]:
+    for bname, seqs in zip(names, inputs["batches"]):
         L = max(len(s) for s in seqs)
         ids = np.full((len(seqs), L), pad, dtype=np.int64)
         for j, s in enumerate(seqs):
@@ -171,6 +267,7 @@ def main():
         else:
             pos = np.tile(np.arange(L, dtype=np.int64), (len(seqs), 1))
         batches.append({
+            "name": bname,
             "sequences": seqs,
             "input_ids": ids.tolist(),
             "attention_mask": mask.tolist(),
