@@ -245,6 +245,9 @@ type Memory interface {
 	// Unlink deletes one edge between two facts of namespace ("" = any),
 	// with the rules of [ValidateUnlink]. Returns ErrInvalid or ErrNotFound.
 	Unlink(ctx context.Context, namespace string, from, to int64, kind EdgeKind) error
+	// Status says what the memory runs with for namespace: live channels,
+	// model, weights, the vector index's mode and canary, counts.
+	Status(ctx context.Context, namespace string) (*Status, error)
 	// Probe returns facts about the entity, ranked by holographic similarity.
 	Probe(ctx context.Context, namespace, entity string, limit int) ([]Hit, error)
 	// Related returns entities structurally connected to the entity.

@@ -14,17 +14,17 @@ import (
 	"github.com/holomem/holomem/vec"
 )
 
-// Mode is how a namespace's searches run, as reported by [Status].
-type Mode string
+// Mode is how a namespace's searches run ([holomem.IndexMode]).
+type Mode = holomem.IndexMode
 
 // Search modes.
 const (
 	// ModeExact scans every vector: the namespace is small, or has no built graph.
-	ModeExact Mode = "exact"
+	ModeExact = holomem.IndexExact
 	// ModeHNSW walks the graph and scans the delta exactly.
-	ModeHNSW Mode = "hnsw"
+	ModeHNSW = holomem.IndexHNSW
 	// ModeFallback scans every vector because the graph failed a check.
-	ModeFallback Mode = "fallback"
+	ModeFallback = holomem.IndexFallback
 )
 
 const (
@@ -411,31 +411,8 @@ func resultIDs(rs []vec.Result) []int64 {
 	return ids
 }
 
-// Status describes one namespace's vector index, for doctor.
-type Status struct {
-	Namespace string `json:"namespace"`
-	Model     string `json:"model"`
-	// Vectors is the number of vectors in memory.
-	Vectors int `json:"vectors"`
-	// Int8 is true when exact scans pre-select with int8 rows.
-	Int8 bool `json:"int8"`
-	// Nodes and Edges describe the in-memory HNSW graph (0 without one).
-	Nodes int `json:"nodes"`
-	Edges int `json:"edges"`
-	// Delta is the number of vectors not in the graph, scanned exactly.
-	Delta int `json:"delta"`
-	// Unpersisted counts graph edits (incremental inserts, deletes, an
-	// in-memory rebuild) not yet written as edges.
-	Unpersisted int `json:"unpersisted"`
-	// Mode is how searches run.
-	Mode Mode `json:"mode"`
-	// Recall is the last canary's recall@10 and CanaryAt its time; Recall
-	// is -1 when no canary ran.
-	Recall   float64   `json:"recall"`
-	CanaryAt time.Time `json:"canary_at,omitzero"`
-	// Notes say what doctor should tell the user.
-	Notes []string `json:"notes,omitempty"`
-}
+// Status describes one namespace's vector index ([holomem.IndexStatus]).
+type Status = holomem.IndexStatus
 
 // Status loads the index if needed and describes every namespace's index
 // (ordered by namespace), for doctor. A nil index (a memory without an

@@ -39,9 +39,6 @@ type Options struct {
 	// Version is the holomem version reported in the initialize handshake;
 	// "" means DefaultVersion.
 	Version string
-	// Model is the id of the embedding model the memory uses, reported by
-	// the status tool; "" means none is configured.
-	Model string
 	// Logger receives internal errors (never shown to clients); nil means
 	// slog.Default(). On stdio it must not write to stdout.
 	Logger *slog.Logger

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/holomem/holomem"
 )
@@ -22,27 +21,18 @@ type StatusOutput struct {
 	Channels []holomem.Channel `json:"channels" jsonschema:"recall channels that run now (fts, jaccard, hrr, semantic)"`
 	Weights  holomem.Weights   `json:"weights" jsonschema:"channel weights after redistribution"`
 	Notes    []string          `json:"notes,omitempty" jsonschema:"degraded modes and how to fix them"`
-	Stats    *holomem.Stats    `json:"stats"`
+	// Index is the namespace's vector index: how searches run and the last recall canary.
+	Index *holomem.IndexStatus `json:"index,omitempty" jsonschema:"vector index of the namespace: search mode (exact, hnsw, fallback) and last recall canary"`
+	Stats *holomem.Stats       `json:"stats"`
 }
 
-// statusProbe is the query status runs (without touching retrieval counts)
-// to learn which channels are live: the memory reports them per recall.
-const statusProbe = "holomem status"
-
 func (s *Server) status(ctx context.Context, in StatusInput) (*StatusOutput, error) {
-	ns := s.namespace(in.Namespace)
-	st, err := s.store.Stats(ctx, ns)
+	st, err := s.mem.Status(ctx, s.namespace(in.Namespace))
 	if err != nil {
-		return nil, fmt.Errorf("status: %w", err)
+		return nil, err
 	}
-	out := &StatusOutput{Version: s.opts.Version, Namespace: ns, Model: s.opts.Model, Stats: st, Channels: []holomem.Channel{}}
-	res, err := s.mem.Recall(ctx, holomem.Query{Text: statusProbe, Namespace: ns, Limit: 1, NoTouch: true})
-	if err != nil {
-		out.Notes = append(out.Notes, "could not probe the recall channels: "+s.toolError("status", err).Error())
-		return out, nil
-	}
-	out.Channels = nonNil(res.Channels)
-	out.Weights = res.Weights
-	out.Notes = append(out.Notes, res.Notes...)
-	return out, nil
+	return &StatusOutput{
+		Version: s.opts.Version, Namespace: st.Namespace, Model: st.Model, Channels: nonNil(st.Channels),
+		Weights: st.Weights, Notes: st.Notes, Index: st.Index, Stats: st.Stats,
+	}, nil
 }

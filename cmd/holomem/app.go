@@ -244,10 +244,3 @@ func isCobraUsage(err error) bool {
 func (a *app) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
-
-func (a *app) modelID() string {
-	if a.emb != nil {
-		return a.emb.ModelID()
-	}
-	return ""
-}

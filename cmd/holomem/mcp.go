@@ -23,7 +23,7 @@ working directory (--global for the shared one). Logs go to stderr.`,
 				return err
 			}
 			srv := mcpserver.New(m, m.Store(), mcpserver.Options{
-				Namespace: a.ns(), Version: version, Model: a.modelID(), Logger: a.logger(),
+				Namespace: a.ns(), Version: version, Logger: a.logger(),
 			})
 			err = srv.ServeStdio(cmd.Context())
 			if errors.Is(err, context.Canceled) {

@@ -51,7 +51,7 @@ the periodic refresh staying as the fallback.`,
 				log.Warn("warm-up failed; serving cold", "err", err)
 			}
 			log.Info("warm", "took", time.Since(t0).Round(time.Millisecond), "channels", m.Channels())
-			mcpSrv := mcpserver.New(m, m.Store(), mcpserver.Options{Namespace: a.ns(), Version: version, Model: a.modelID(), Logger: log})
+			mcpSrv := mcpserver.New(m, m.Store(), mcpserver.Options{Namespace: a.ns(), Version: version, Logger: log})
 			h := web.NewServer(m, m.Store(), web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log, Version: version})
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
