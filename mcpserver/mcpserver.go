@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/holomem/holomem"
@@ -136,11 +139,36 @@ func (s *Server) Handler() http.Handler {
 	if timeout < 0 {
 		timeout = 0
 	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
 		&mcp.StreamableHTTPOptions{
 			SessionTimeout:      timeout,
 			MaxRequestBodyBytes: int64(s.opts.MaxLineBytes),
 		})
+	return utf8Bodies(h, int64(s.opts.MaxLineBytes))
+}
+
+// utf8Bodies refuses POST bodies that are not valid UTF-8 (encoding/json
+// would silently store U+FFFD in their place), as the stdio guard does.
+func utf8Bodies(h http.Handler, limit int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+		if err != nil {
+			http.Error(w, "read body: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		if !utf8.Valid(b) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			writeRPCError(w, messageID(bytes.ToValidUTF8(b, nil)), jsonrpc.CodeParseError, "parse error: the body is not valid UTF-8")
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		h.ServeHTTP(w, r)
+	})
 }
 
 // namespace returns the namespace a call asked for, or the default.

@@ -31,6 +31,9 @@ func (s *Server) status(ctx context.Context, in StatusInput) (*StatusOutput, err
 	if err != nil {
 		return nil, err
 	}
+	if st.Stats != nil {
+		st.Stats.Path = "" // an agent needs no absolute path of the operator's file system
+	}
 	return &StatusOutput{
 		Version: s.opts.Version, Namespace: st.Namespace, Model: st.Model, Channels: nonNil(st.Channels),
 		Weights: st.Weights, Notes: st.Notes, Index: st.Index, Stats: st.Stats,

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -66,6 +67,10 @@ func guardLines(r io.Reader, out *io.PipeWriter, reply io.Writer, maxLine int) {
 // checkMessage reports whether msg is one JSON-RPC 2.0 message the SDK will
 // accept, and if not the error code and text to answer with.
 func checkMessage(msg []byte) (code int64, text string) {
+	if !utf8.Valid(msg) {
+		// encoding/json would store U+FFFD in place of the bad bytes.
+		return jsonrpc.CodeParseError, "parse error: the line is not valid UTF-8"
+	}
 	if !json.Valid(msg) {
 		return jsonrpc.CodeParseError, "parse error: the line is not valid JSON"
 	}

@@ -52,6 +52,7 @@ func TestGuardLines(t *testing.T) {
 		{"WrongVersion", `{"jsonrpc":"1.0","id":1,"method":"ping"}` + "\n" + ping, 1 << 10, []string{ping}, []int64{jsonrpc.CodeInvalidRequest}},
 		{"TwoValues", ping + " " + ping + "\n", 1 << 10, nil, []int64{jsonrpc.CodeParseError}},
 		{"TooLong", `{"jsonrpc":"2.0","id":1,"method":"` + strings.Repeat("x", 200) + `"}` + "\n" + ping + "\n", 100, []string{ping}, []int64{jsonrpc.CodeInvalidRequest}},
+		{"InvalidUTF8", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"remember\",\"arguments\":{\"content\":\"a \xff b\"}}}\n" + ping + "\n", 1 << 10, []string{ping}, []int64{jsonrpc.CodeParseError}},
 		{"TooLongAcrossBuffers", strings.Repeat("y", 200<<10) + "\n" + ping + "\n", 1 << 10, []string{ping}, []int64{jsonrpc.CodeInvalidRequest}},
 	}
 	for _, tc := range tests {

@@ -123,6 +123,7 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("stats: %w", err)
 	}
+	st.Path = "" // where the file lives is the operator's business, not a client's
 	writeJSON(w, http.StatusOK, st)
 	return nil
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -11,8 +12,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/holomem/holomem"
 )
@@ -130,7 +133,15 @@ func (s *Server) routes() {
 // posting to the API (cross-origin writes are rejected by
 // http.CrossOriginProtection), and DNS rebinding (a request that arrived on
 // a loopback address must name a loopback host).
+//
+// A path that is not clean ("/api//recall", "/api/../x") gets a 404 here:
+// the mux would answer it with a redirect before the token check.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.Path; p == "" || p[0] != '/' || (path.Clean(p) != p && path.Clean(p)+"/" != p) {
+		closeIfBody(w, r)
+		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("no endpoint %s %q", r.Method, p), Code: "not_found"})
+		return
+	}
 	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil {
 		if isLoopbackAddr(local.String()) && !isLoopbackAddr(r.Host) {
 			s.writeError(w, r, fmt.Errorf("%w: host %q is not a loopback name", errForbidden, r.Host))
@@ -199,12 +210,23 @@ func (s *Server) authHandler(h http.Handler) http.Handler {
 		tok, ok := bearerToken(r.Header.Get("Authorization"))
 		sum := sha256.Sum256([]byte(tok))
 		if !ok || subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) != 1 {
+			closeIfBody(w, r)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="holomem"`)
 			s.writeError(w, r, errUnauthorized)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// closeIfBody makes a refusal close the connection when the request has a
+// body the handler will not read: otherwise net/http drains up to 256 KiB
+// of it before sending the answer, and a client that announced a body and
+// never sends it holds the 401 back until the read timeout.
+func closeIfBody(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength != 0 {
+		w.Header().Set("Connection", "close")
+	}
 }
 
 // bearerToken extracts the token of an "Authorization: Bearer" header.
@@ -285,8 +307,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // decodeJSON reads the body into v: at most MaxBodyBytes, one JSON value,
 // no unknown fields.
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
-	body := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
-	dec := json.NewDecoder(body)
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	if err != nil {
+		return jsonError(err, s.opts.MaxBodyBytes)
+	}
+	// encoding/json turns invalid UTF-8 into U+FFFD without a word: the
+	// stored fact would differ from what the client sent.
+	if !utf8.Valid(b) {
+		return fmt.Errorf("%w: the body is not valid UTF-8", errBadRequest)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return jsonError(err, s.opts.MaxBodyBytes)

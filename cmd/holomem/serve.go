@@ -68,7 +68,17 @@ the periodic refresh staying as the fallback.`,
 // serveHTTP serves until ctx ends, refreshing the memory's index in the
 // background, then shuts down gracefully.
 func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve.Memory, refresh time.Duration, log *slog.Logger, out interface{ Write([]byte) (int, error) }) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler: h,
+		// Slow or idle clients cannot hold connections open: headers in
+		// 10 s, a whole request in 30 s, an answer within 2 min (MCP event
+		// streams reconnect after that), idle keep-alives closed after 60 s.
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
