@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,9 +48,18 @@ type app struct {
 	// long-running commands (serve, mcp); one-shot commands write at once.
 	retrievalFlush time.Duration
 
-	store holomem.Store
-	mem   *retrieve.Memory
-	emb   *embed.Embedder
+	// openMu guards the lazy store and memory: the prompt hook logs its
+	// outcome while a recall that missed the deadline may still be opening.
+	openMu sync.Mutex
+	store  holomem.Store
+	mem    *retrieve.Memory
+	emb    *embed.Embedder
+	// busy, when set, is closed once a goroutine still using the store
+	// (the hook's recall after its deadline) ends; close waits for it
+	// in the background instead of closing the store under it.
+	busy chan struct{}
+	// hookRecallFn replaces the hook's recall in tests.
+	hookRecallFn func(ctx context.Context, prompt string, limit, budget int, minScore float64) (string, int, error)
 
 	// doctorExtras add sections to doctor's report (graph canary, hook exposure).
 	doctorExtras []func(*cobra.Command, *doctorReport) error
@@ -144,6 +154,12 @@ func (a *app) ns() string {
 
 // open opens the store (creating it) once per command line.
 func (a *app) open(ctx context.Context) (holomem.Store, error) {
+	a.openMu.Lock()
+	defer a.openMu.Unlock()
+	return a.openLocked(ctx)
+}
+
+func (a *app) openLocked(ctx context.Context) (holomem.Store, error) {
 	if a.store != nil {
 		return a.store, nil
 	}
@@ -158,10 +174,12 @@ func (a *app) open(ctx context.Context) (holomem.Store, error) {
 // memory opens the store and the memory service, with the embedding model
 // when one is installed.
 func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
+	a.openMu.Lock()
+	defer a.openMu.Unlock()
 	if a.mem != nil {
 		return a.mem, nil
 	}
-	s, err := a.open(ctx)
+	s, err := a.openLocked(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +206,25 @@ func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
 }
 
 func (a *app) close() {
+	if a.busy != nil {
+		select {
+		case <-a.busy:
+		default:
+			// Closing now would pull the store from under the running
+			// recall; a one-shot process exits first, which SQLite survives.
+			go func() {
+				<-a.busy
+				a.closeNow()
+			}()
+			return
+		}
+	}
+	a.closeNow()
+}
+
+func (a *app) closeNow() {
+	a.openMu.Lock()
+	defer a.openMu.Unlock()
 	if a.mem != nil {
 		a.mem.Close()
 	}

@@ -66,11 +66,17 @@ It always exits 0 so a slow or broken memory never blocks the prompt.`,
 // runHook does the hook's work; every failure becomes an empty injection
 // and a log entry, never an error exit.
 func (a *app) runHook(parent context.Context, deadline time.Duration, limit, budget int, minScore float64) {
+	// The deadline starts before stdin is read: an agent that is slow to
+	// write (or never closes) the event must not hold the prompt.
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(parent, deadline)
 	defer cancel()
 
-	raw, _ := io.ReadAll(io.LimitReader(a.stdin, maxHookInput))
+	raw, err := readWithin(ctx, a.stdin, maxHookInput)
+	if err != nil {
+		a.logHook(hookTimeout, 0, time.Since(start), "stdin: "+err.Error())
+		return
+	}
 	ev := parseHookEvent(raw)
 	if ev.Cwd != "" && a.namespace == "" && !a.global {
 		if p := projectNamespace(ev.Cwd); p != "" {
@@ -82,9 +88,18 @@ func (a *app) runHook(parent context.Context, deadline time.Duration, limit, bud
 		hits int
 		err  error
 	}
+	recall := a.hookRecall
+	if a.hookRecallFn != nil {
+		recall = a.hookRecallFn
+	}
 	done := make(chan answer, 1)
+	// A recall past the deadline keeps using the store: a.close leaves it
+	// open until busy is closed.
+	busy := make(chan struct{})
+	a.busy = busy
 	go func() {
-		out, hits, err := a.hookRecall(ctx, ev.Prompt, limit, budget, minScore)
+		defer close(busy)
+		out, hits, err := recall(ctx, ev.Prompt, limit, budget, minScore)
 		done <- answer{out, hits, err}
 	}()
 	var ans answer
@@ -112,6 +127,26 @@ func (a *app) runHook(parent context.Context, deadline time.Duration, limit, bud
 		detail = ans.err.Error()
 	}
 	a.logHook(outcome, ans.hits, time.Since(start), detail)
+}
+
+// readWithin reads r up to limit bytes, or fails when ctx is done first
+// (the reading goroutine is then left to the process's exit).
+func readWithin(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, limit))
+		ch <- result{b, err}
+	}()
+	select {
+	case res := <-ch:
+		return res.b, res.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("not read within the deadline: %w", ctx.Err())
+	}
 }
 
 // parseHookEvent accepts a hook JSON event or plain text.
@@ -197,16 +232,27 @@ func renderInjection(hits []holomem.Hit, limit, budget int, minScore float64) (s
 		b.String() + "</holomem-memory>\n", n
 }
 
-// logHook records one hook run; logging must not delay the prompt, so it
-// gets its own short deadline and its failure is ignored.
+// logHook records one hook run, after the answer is printed; it gets its
+// own deadline (long enough to open the store on a loaded machine when the
+// run timed out before opening it) and its failure is ignored.
 func (a *app) logHook(outcome string, hits int, took time.Duration, detail string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	s, err := a.open(ctx)
+	inj := holomem.Injection{Namespace: a.ns(), Outcome: outcome, Hits: hits, Took: took, Detail: detail}
+	if a.openMu.TryLock() {
+		s, err := a.openLocked(ctx)
+		a.openMu.Unlock()
+		if err == nil {
+			_ = s.LogInjection(ctx, inj)
+		}
+		return
+	}
+	// The recall that missed the deadline is still opening the store or
+	// the model: log through a handle of our own rather than wait for it.
+	s, err := openStore(ctx, a.dbPath)
 	if err != nil {
 		return
 	}
-	_ = s.LogInjection(ctx, holomem.Injection{
-		Namespace: a.ns(), Outcome: outcome, Hits: hits, Took: took, Detail: detail,
-	})
+	defer s.Close()
+	_ = s.LogInjection(ctx, inj)
 }

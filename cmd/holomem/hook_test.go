@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/holomem/holomem"
+)
+
+// hangLimit only detects a hang; the tests never assert how fast the hook is.
+const hangLimit = 60 * time.Second
+
+// TestCLI_HookDeadlineCoversStdin: `sleep 6 | holomem hook recall
+// --deadline 1s` took 6 s because stdin was read before the deadline
+// started. Here stdin never ends: the hook must still return, exit 0 and
+// log a timeout.
+func TestCLI_HookDeadlineCoversStdin(t *testing.T) {
+	c := newCLI(t)
+	c.ok("init")
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	done := make(chan int, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		done <- run(context.Background(), []string{"--db", c.db, "--global", "hook", "recall", "--deadline", "200ms"}, pr, &out, &errb)
+	}()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("hook exit %d, want 0", code)
+		}
+	case <-time.After(hangLimit):
+		t.Fatal("the hook waited for stdin past its deadline")
+	}
+	var doc struct {
+		Extra map[string]any `json:"extra"`
+	}
+	c.json(&doc, "doctor")
+	hooks, _ := doc.Extra["hook_24h"].(map[string]any)
+	outcomes, _ := hooks["outcomes"].(map[string]any)
+	if outcomes["timeout"] == nil {
+		t.Errorf("hook outcomes = %v, want the timeout logged", outcomes)
+	}
+}
+
+// TestCLI_HookStoreOutlivesLateRecall: after the deadline the command
+// returns and the app is closed, but the recall goroutine may still be
+// using the store; it must not find it closed.
+func TestCLI_HookStoreOutlivesLateRecall(t *testing.T) {
+	t.Setenv("HOLOMEM_MODEL_DIR", t.TempDir())
+	db := filepath.Join(t.TempDir(), "hook.db")
+	var out, errb bytes.Buffer
+	a := newApp(strings.NewReader("which database runs on staging?"), &out, &errb)
+	release := make(chan struct{})
+	result := make(chan error, 1)
+	a.hookRecallFn = func(ctx context.Context, prompt string, limit, budget int, minScore float64) (string, int, error) {
+		m, err := a.memory(context.Background())
+		if err == nil {
+			<-release // the deadline passes and the command returns meanwhile
+			_, _, err = m.Store().FindFacts(context.Background(), holomem.FactFilter{Limit: 1})
+		}
+		result <- err
+		return "", 0, err
+	}
+	root := a.rootCommand()
+	root.SetArgs([]string{"--db", db, "--global", "hook", "recall", "--deadline", "50ms"})
+	root.SetIn(a.stdin)
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a.close() // what run does when the command returns
+	close(release)
+	select {
+	case err := <-result:
+		if err != nil {
+			t.Errorf("the late recall's store use failed: %v", err)
+		}
+	case <-time.After(hangLimit):
+		t.Fatal("the late recall never finished")
+	}
+}
