@@ -6,6 +6,9 @@ ROWS = ["(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(R12)", "(R12)(R8*1)", "(R12)(R8*2)
 CROWS = ["(DX)", "(DX)(R9*1)", "(DX)(R9*2)", "(R13)", "(R13)(R9*1)", "(R13)(R9*2)"]
 
 
+UNROLL = 4
+
+
 def off(addr, o):
     return f"{o}{addr}" if o else addr
 
@@ -20,8 +23,8 @@ w('#include "textflag.h"')
 w("")
 w("// func gemmTileAVX2(a *float32, lda int, b *float32, kk int, c *float32, ldc int, bias *float32, acc int, mr int)")
 w("// c[r*ldc+j] (+)= sum_k a[r*lda+k]*b[k*16+j] + bias[j] for r < mr, j < 16")
-w("// (1 <= mr <= 6): a tile of mr x 16 in Y0-Y11, one step of k per")
-w("// iteration (two weight loads, mr broadcasts, 2*mr FMAs). kk >= 1. bias")
+w("// (1 <= mr <= 6): a tile of mr x 16 in Y0-Y11; each step of k is two")
+w("// weight loads, mr broadcasts and 2*mr FMAs, four steps per iteration. bias")
 w("// may be nil; acc != 0 adds the tile to c after the bias (the residual).")
 w("TEXT ·gemmTileAVX2(SB), NOSPLIT, $0-72")
 for l in """MOVQ a+0(FP), SI
@@ -49,20 +52,42 @@ for mr in range(6, 0, -1):
     w(f"m{mr}:")
     for r in range(2 * mr):
         w(f"\tVXORPS Y{r}, Y{r}, Y{r}")
+    def body(k):
+        w(f"\tVMOVUPS {off('(DI)', 64 * k)}, Y12")
+        w(f"\tVMOVUPS {64 * k + 32}(DI), Y13")
+        for r in range(mr):
+            bc = 14 + r % 2
+            w(f"\tVBROADCASTSS {off(ROWS[r], 4 * k)}, Y{bc}")
+            w(f"\tVFMADD231PS Y12, Y{bc}, Y{2*r}")
+            w(f"\tVFMADD231PS Y13, Y{bc}, Y{2*r+1}")
+
+    # Four steps of k per iteration while four remain, then one at a time.
+    w(f"\tCMPQ CX, ${UNROLL}")
+    w(f"\tJLT  tail{mr}")
     w("")
     w(f"loop{mr}:")
-    w("\tVMOVUPS (DI), Y12")
-    w("\tVMOVUPS 32(DI), Y13")
-    for r in range(mr):
-        bc = 14 + r % 2
-        w(f"\tVBROADCASTSS {ROWS[r]}, Y{bc}")
-        w(f"\tVFMADD231PS Y12, Y{bc}, Y{2*r}")
-        w(f"\tVFMADD231PS Y13, Y{bc}, Y{2*r+1}")
+    for k in range(UNROLL):
+        body(k)
+    w(f"\tADDQ ${64 * UNROLL}, DI")
+    w(f"\tADDQ ${4 * UNROLL}, SI")
+    w(f"\tADDQ ${4 * UNROLL}, R12")
+    w(f"\tSUBQ ${UNROLL}, CX")
+    w(f"\tCMPQ CX, ${UNROLL}")
+    w(f"\tJGE  loop{mr}")
+    w("")
+    w(f"tail{mr}:")
+    w("\tTESTQ CX, CX")
+    w(f"\tJZ    done{mr}")
+    w("")
+    w(f"one{mr}:")
+    body(0)
     w("\tADDQ $64, DI")
     w("\tADDQ $4, SI")
     w("\tADDQ $4, R12")
     w("\tDECQ CX")
-    w(f"\tJNZ  loop{mr}")
+    w(f"\tJNZ  one{mr}")
+    w("")
+    w(f"done{mr}:")
     w("")
     w("\tTESTQ R10, R10")
     w(f"\tJZ    nobias{mr}")

@@ -10,17 +10,18 @@ import (
 
 var sinkF []float32
 
-// BenchmarkMatmul measures one 384x1536 product over 10 token rows and
+// BenchmarkMatmul measures the up (384 -> 1536) and down (1536 -> 384)
+// products of MiniLM over 10-96 token rows and
 // reports GFLOP/s of process CPU time (robust to a busy machine).
 func BenchmarkMatmul(b *testing.B) {
 	for _, ks := range []*kernels{simdKernels, genericKernels} {
 		if ks == nil {
 			continue
 		}
-		for _, rows := range []int{10, 60, 96} {
-			b.Run(ks.name+"/rows="+strconv.Itoa(rows), func(b *testing.B) {
+		for _, sh := range [][3]int{{10, 384, 1536}, {60, 384, 1536}, {96, 384, 1536}, {60, 1536, 384}} {
+			rows, in, out := sh[0], sh[1], sh[2]
+			b.Run(ks.name+"/rows="+strconv.Itoa(rows)+"/in="+strconv.Itoa(in), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(1, 2))
-				in, out := 384, 1536
 				x := randSlice(rng, rows*in)
 				w := randSlice(rng, out*in)
 				p := make([]float32, packedLen(out, in))
