@@ -115,6 +115,14 @@ func (e *Edge) Validate() error {
 	return validateLabel("origin", e.Origin)
 }
 
+// IndexOwned reports whether the vector index owns the edge: its hnsw_l*
+// upper layers and everything of origin "hnsw" (its similar_to bottom
+// layer). Such edges are index structure: `graph build` rebuilds them, so
+// export leaves them out and no person or agent may write them.
+func (e *Edge) IndexOwned() bool {
+	return IsHNSWKind(e.Kind) || e.Origin == OriginHNSW
+}
+
 // ValidateLink reports whether a person or an agent may write the edge by
 // hand (CLI link, HTTP, MCP): [Edge.Validate] plus the rule that the vector
 // index's edges are its own. The hnsw_l* kinds and origin "hnsw" are

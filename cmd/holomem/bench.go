@@ -10,8 +10,8 @@ import (
 	"github.com/holomem/holomem/cmd/holomem/bench"
 )
 
-// benchCmd wires the scenarios of package bench to the CLI: the hook and
-// import scenarios measure the CLI's own code paths, so they get them here.
+// benchCmd wires the scenarios of package bench to the CLI: the hook
+// scenario measures the CLI's own hook path, so it gets it here.
 func (a *app) benchCmd() *cobra.Command {
 	return bench.Command(bench.Env{
 		Stdout: a.stdout, Stderr: a.stderr, Quiet: a.quiet, Version: version, Usage: usagef,
@@ -23,16 +23,6 @@ func (a *app) benchCmd() *cobra.Command {
 				return err
 			}
 			return recall, h.close, nil
-		},
-		Import: func(ctx context.Context, db, kind, path, repo string) (*bench.ImportReport, error) {
-			imp := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
-			imp.dbPath, imp.global, imp.noModel, imp.quiet = db, true, true, true
-			defer imp.close()
-			rep, err := imp.runImport(ctx, kind, path, repo, "", false)
-			if err != nil {
-				return nil, err
-			}
-			return &bench.ImportReport{Records: rep.Records, Edges: rep.Edges}, nil
 		},
 	})
 }

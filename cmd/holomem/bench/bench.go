@@ -21,13 +21,6 @@ type Env struct {
 	// Hook opens db the way `holomem --global --no-model hook recall` does
 	// and returns a function that runs the hook's recall and rendering once.
 	Hook func(ctx context.Context, db string) (recall func(ctx context.Context, prompt string) error, closeFn func(), err error)
-	// Import runs `holomem --global --no-model import KIND PATH` into db.
-	Import func(ctx context.Context, db, kind, path, repo string) (*ImportReport, error)
-}
-
-// ImportReport is what the import scenario reads of an import's outcome.
-type ImportReport struct {
-	Records, Edges int
 }
 
 // scenarios is the registry of `holomem bench` subcommands. Adding one is

@@ -10,7 +10,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/importer"
 	"github.com/holomem/holomem/internal/synth"
+	"github.com/holomem/holomem/retrieve"
+	"github.com/holomem/holomem/sqlite"
 	"github.com/spf13/cobra"
 )
 
@@ -46,7 +50,7 @@ func (e *Env) importCmd() *cobra.Command {
 				return err
 			}
 			t0 := time.Now()
-			rep, err := e.Import(ctx, filepath.Join(dir, "gh.db"), "github", ghPath, "acme/app")
+			rep, err := importInto(ctx, filepath.Join(dir, "gh.db"), importer.Options{Kind: "github", Path: ghPath, Repo: "acme/app", Namespace: holomem.DefaultNamespace})
 			if err != nil {
 				return err
 			}
@@ -58,7 +62,7 @@ func (e *Env) importCmd() *cobra.Command {
 				return err
 			}
 			t0 = time.Now()
-			rep, err = e.Import(ctx, filepath.Join(dir, "git.db"), "git", repo, "")
+			rep, err = importInto(ctx, filepath.Join(dir, "git.db"), importer.Options{Kind: "git", Path: repo, Namespace: holomem.DefaultNamespace})
 			if err != nil {
 				return err
 			}
@@ -99,4 +103,20 @@ func makeGitRepo(ctx context.Context, dir string, n int) error {
 		return fmt.Errorf("git symbolic-ref: %v: %s", err, out)
 	}
 	return nil
+}
+
+// importInto runs an import, as `holomem --global --no-model import` does,
+// into a new store at db.
+func importInto(ctx context.Context, db string, o importer.Options) (*importer.Report, error) {
+	s, err := sqlite.Open(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	m, err := retrieve.New(s, retrieve.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	return importer.Run(ctx, m, s, o)
 }

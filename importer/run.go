@@ -1,0 +1,311 @@
+package importer
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/holomem/holomem"
+)
+
+// Batch is how many facts one [Run] stores per transaction.
+const Batch = 500
+
+// ErrUnknownKind is returned by [Run] for a kind it cannot import.
+var ErrUnknownKind = errors.New("unknown import kind: use jsonl, markdown, github or git")
+
+// Importer stores a batch of facts with their derived data (HRR vectors,
+// embeddings, the in-memory index): retrieve.Memory's Import.
+type Importer interface {
+	Import(ctx context.Context, facts []*holomem.Fact) ([]bool, error)
+}
+
+// Store is what [Run] reads and writes beside the facts: external keys to
+// resolve links to facts of earlier imports, commits to link to issues
+// imported after them, and the edges.
+type Store interface {
+	holomem.FactStore
+	holomem.EdgeStore
+}
+
+// Options say what [Run] imports and where.
+type Options struct {
+	// Kind is jsonl, markdown (or md), github or git.
+	Kind string
+	// Path is the file, folder or repository; "-" reads Stdin (jsonl, github).
+	Path  string
+	Stdin io.Reader
+	// Namespace receives the facts. A jsonl import keeps each fact's
+	// exported namespace unless Into is set.
+	Namespace string
+	// Into puts every fact of a jsonl import into this namespace.
+	Into string
+	// Repo is the GitHub owner/repo: github when the JSON has no URLs,
+	// git for the #N of commit messages (default: origin's).
+	Repo string
+	// Temporal adds git's temporal edges between consecutive commits of a file.
+	Temporal bool
+	// Progress (may be nil) gets "import KIND" with the facts stored so far.
+	Progress holomem.Progress
+}
+
+// Report is what [Run] did.
+type Report struct {
+	Kind       string  `json:"kind"`
+	Path       string  `json:"path"`
+	Records    int     `json:"records"`
+	Created    int     `json:"created"`
+	Existing   int     `json:"existing"`
+	Edges      int     `json:"edges_created"`
+	Unresolved int     `json:"links_unresolved"`
+	Summary    Summary `json:"summary"`
+}
+
+// Run imports o.Path into the memory: it parses with the importer of
+// o.Kind, stores the facts in batches of [Batch] through mem (so vectors
+// and indexes stay in step), then resolves every link by key (this
+// import's keys first, then external keys already in the namespace) and
+// stores the edges. Imports with a pattern of origin get a per-pattern
+// origin ("import:keyword") so doctor sees when one pattern stops
+// producing edges. A github import also links commits imported earlier
+// whose messages name its issues. Run stops when ctx is done; an
+// interrupted import is resumed by running it again (keys make it
+// idempotent). CLI, web and MCP share it.
+func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, error) {
+	r := &run{mem: mem, store: store, ns: o.Namespace, keys: map[string]int64{}, progress: o.Progress, phase: "import " + o.Kind}
+	if r.progress == nil {
+		r.progress = func(string, int, int) {}
+	}
+	if o.Kind == "jsonl" {
+		r.keepNamespace = o.Into == ""
+		if o.Into != "" {
+			r.ns = o.Into
+		}
+	}
+	add := func(rec Record) error { return r.add(ctx, rec) }
+	open := func() (io.ReadCloser, error) {
+		if o.Path == "-" {
+			if o.Stdin == nil {
+				return nil, fmt.Errorf("%w: no standard input to read", holomem.ErrInvalid)
+			}
+			return io.NopCloser(o.Stdin), nil
+		}
+		f, err := os.Open(o.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", holomem.ErrInvalid, err)
+		}
+		return f, nil
+	}
+	var sum Summary
+	var err error
+	switch o.Kind {
+	case "jsonl", "github":
+		rc, err := open()
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		br := bufio.NewReaderSize(rc, 1<<20)
+		if o.Kind == "jsonl" {
+			sum, err = JSONL(br, add)
+		} else {
+			sum, err = GitHub(br, o.Repo, add)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("import %s %s: %w", o.Kind, o.Path, err)
+		}
+	case "markdown", "md":
+		if sum, err = Markdown(o.Path, add); err != nil {
+			return nil, fmt.Errorf("import markdown %s: %w", o.Path, err)
+		}
+	case "git":
+		if sum, err = Git(ctx, o.Path, add, GitOptions{Temporal: o.Temporal, Repo: o.Repo}); err != nil {
+			return nil, fmt.Errorf("import git %s: %w", o.Path, err)
+		}
+	default:
+		return nil, fmt.Errorf("%q: %w", o.Kind, ErrUnknownKind)
+	}
+	if err := r.flush(ctx); err != nil {
+		return nil, err
+	}
+	if o.Kind == "github" {
+		if err := r.commitLinks(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.link(ctx); err != nil {
+		return nil, err
+	}
+	if o.Kind == "git" && r.unresolved > 0 {
+		sum.Notes = append(sum.Notes, fmt.Sprintf("%d links name issues not in namespace %q yet; importing them (holomem import github) makes these edges", r.unresolved, r.ns))
+	}
+	return &Report{
+		Kind: o.Kind, Path: o.Path, Records: sum.Records, Created: r.created, Existing: r.existing,
+		Edges: r.edges, Unresolved: r.unresolved, Summary: sum,
+	}, nil
+}
+
+// run stores an importer's records in batches and then its links.
+type run struct {
+	mem           Importer
+	store         Store
+	ns            string
+	keepNamespace bool
+	progress      holomem.Progress
+	phase         string
+
+	pending  []Record
+	links    []Link
+	keys     map[string]int64
+	created  int
+	existing int
+
+	edges, unresolved int
+}
+
+func (r *run) add(ctx context.Context, rec Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r.links = append(r.links, rec.Links...)
+	if rec.Fact == nil {
+		return nil
+	}
+	if !r.keepNamespace || rec.Fact.Namespace == "" {
+		rec.Fact.Namespace = r.ns
+	}
+	r.pending = append(r.pending, rec)
+	if len(r.pending) >= Batch {
+		return r.flush(ctx)
+	}
+	return nil
+}
+
+func (r *run) flush(ctx context.Context) error {
+	if len(r.pending) == 0 {
+		return nil
+	}
+	facts := make([]*holomem.Fact, len(r.pending))
+	for i, rec := range r.pending {
+		facts[i] = rec.Fact
+	}
+	created, err := r.mem.Import(ctx, facts)
+	if err != nil {
+		return fmt.Errorf("store facts (run the import again to resume): %w", err)
+	}
+	for i, rec := range r.pending {
+		r.keys[rec.Key] = facts[i].ID
+		if created[i] {
+			r.created++
+		} else {
+			r.existing++
+		}
+	}
+	r.pending = r.pending[:0]
+	r.progress(r.phase, r.created+r.existing, 0)
+	return nil
+}
+
+// commitLinks adds the links from the issues of this import to commits
+// imported before them, which could not link then: the commit messages
+// are read again with [CommitLinks]. Bare #N references of a commit whose
+// repository is not on GitHub name this import's repository when it has
+// exactly one.
+func (r *run) commitLinks(ctx context.Context) error {
+	repos := map[string]bool{}
+	for k := range r.keys {
+		if rest, ok := strings.CutPrefix(k, "github:"); ok {
+			if i := strings.LastIndexByte(rest, '#'); i > 0 {
+				repos[rest[:i]] = true
+			}
+		}
+	}
+	if len(repos) == 0 {
+		return nil
+	}
+	only := ""
+	if len(repos) == 1 {
+		for k := range repos {
+			only = k
+		}
+	}
+	ns, cat, src := r.ns, CategoryCommit, SourceGit
+	var after int64
+	for {
+		fs, _, err := r.store.FindFacts(ctx, holomem.FactFilter{Namespace: &ns, Category: &cat, Source: &src, AfterID: after, Limit: 1000, IncludeSuperseded: true})
+		if err != nil {
+			return fmt.Errorf("link earlier commits: %w", err)
+		}
+		if len(fs) == 0 {
+			return nil
+		}
+		for _, f := range fs {
+			after = f.ID
+			repo := CommitRepo(f.ExternalKey)
+			if !strings.Contains(repo, "/") {
+				repo = only
+			}
+			for _, l := range CommitLinks(repo, f.ExternalKey, f.Content) {
+				if _, ok := r.keys[l.FromKey]; ok {
+					r.links = append(r.links, l)
+				}
+			}
+		}
+	}
+}
+
+// resolve maps a link end to a fact id: a key of this import, else an
+// external key already in the store.
+func (r *run) resolve(ctx context.Context, key string) int64 {
+	if id, ok := r.keys[key]; ok {
+		return id
+	}
+	if f, err := r.store.FindFactByExternalKey(ctx, r.ns, key); err == nil {
+		r.keys[key] = f.ID
+		return f.ID
+	}
+	return 0
+}
+
+func (r *run) link(ctx context.Context) error {
+	// Links with their exported time go first, so a link derived from the
+	// same data (a superseded_by field) does not stamp the edge with now.
+	sort.SliceStable(r.links, func(i, j int) bool {
+		return !r.links[i].CreatedAt.IsZero() && r.links[j].CreatedAt.IsZero()
+	})
+	var batch []*holomem.Edge
+	for _, l := range r.links {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		from, to := r.resolve(ctx, l.FromKey), r.resolve(ctx, l.ToKey)
+		if from == 0 || to == 0 || from == to {
+			r.unresolved++
+			continue
+		}
+		origin := l.Origin
+		if origin == holomem.OriginImport && l.Reason != "" {
+			// Per-pattern origins let doctor notice when one pattern stops
+			// producing edges (DESIGN.md 6: edge liveness).
+			origin += ":" + strings.SplitN(l.Reason, ",", 2)[0]
+		}
+		weight := l.Weight
+		if weight == 0 {
+			weight = 1
+		}
+		batch = append(batch, &holomem.Edge{From: from, To: to, Kind: l.Kind, Weight: weight, Origin: origin, CreatedAt: l.CreatedAt})
+	}
+	if len(batch) > 0 {
+		n, err := r.store.CreateEdges(ctx, batch)
+		if err != nil {
+			return fmt.Errorf("store edges (run the import again to resume): %w", err)
+		}
+		r.edges += n
+	}
+	return nil
+}
