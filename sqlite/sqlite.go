@@ -128,7 +128,12 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open store: %w: %q: give a file path (in-memory and URI databases are not supported)", holomem.ErrInvalid, path)
 	}
 	registerFunctions()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	// Memory is private: the directory is the user's alone and the file
+	// (and the -wal/-shm files SQLite derives from its mode) 0600.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if err := createPrivate(path); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	if err := checkHeader(path); err != nil {
@@ -181,6 +186,19 @@ func openDB(path string, busy time.Duration, txlock string, conns int) (*sql.DB,
 func escapePath(p string) string {
 	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 	return r.Replace(p)
+}
+
+// createPrivate creates path as an empty 0600 file when it does not exist
+// (SQLite would create it with the umask's mode, usually 0644).
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // checkHeader rejects an existing non-empty file that is not SQLite before
@@ -254,10 +272,16 @@ func (s *Store) Backup(ctx context.Context, dst string) error {
 	if _, err := os.Stat(dst); err == nil {
 		return fmt.Errorf("backup: %w: %s already exists", holomem.ErrConflict, dst)
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	// VACUUM INTO creates the file with the process umask; create it
+	// private first (it accepts an empty file).
+	if err := createPrivate(dst); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
 	if _, err := s.rdb.ExecContext(ctx, "VACUUM INTO ?", dst); err != nil {
+		os.Remove(dst)
 		return fmt.Errorf("backup: %w", err)
 	}
 	return nil

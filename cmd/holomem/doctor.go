@@ -123,6 +123,7 @@ func (a *app) doctorCmd() *cobra.Command {
 					r.Warnings = append(r.Warnings, fmt.Sprintf("the prompt hook missed its deadline %d of %d times in 24 h: raise --deadline or check the machine's load", late, hooks.Total))
 				}
 			}
+			r.Extra["last_backup"] = backupAge(ctx, s)
 			for _, x := range a.doctorExtras {
 				if err := x(cmd, r); err != nil {
 					return err

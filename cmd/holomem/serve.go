@@ -21,6 +21,9 @@ import (
 func (a *app) serveCmd() *cobra.Command {
 	var addr string
 	var refresh time.Duration
+	var backupEvery time.Duration
+	var backupKeep int
+	var backupDir string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the HTTP JSON API and MCP over streamable HTTP (/mcp)",
@@ -57,9 +60,17 @@ the periodic refresh staying as the fallback.`,
 			if err != nil {
 				return fmt.Errorf("listen %s: %w", addr, err)
 			}
+			if backupEvery > 0 {
+				bctx, stop := context.WithCancel(ctx)
+				defer stop()
+				go a.backupLoop(bctx, backupDir, backupEvery, backupKeep, log)
+			}
 			return serveHTTP(ctx, ln, h, m, refresh, log, a.stdout)
 		},
 	}
+	cmd.Flags().DurationVar(&backupEvery, "backup-every", 0, "write a verified backup this often, e.g. 6h (0: never)")
+	cmd.Flags().IntVar(&backupKeep, "backup-keep", 7, "backups to keep in --backup-dir (older ones are removed)")
+	cmd.Flags().StringVar(&backupDir, "backup-dir", "", "directory of periodic backups (default: backups/ beside the database)")
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7777", "listen address")
 	cmd.Flags().DurationVar(&refresh, "refresh", time.Minute, "reload the vector index this often (0: never)")
 	return cmd

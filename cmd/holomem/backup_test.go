@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCLI_BackupVerifyRestore(t *testing.T) {
+	c := newCLI(t)
+	for _, s := range []string{"Alice deploys nginx with Ansible", "Bob prefers vim", "Carol owns the billing service"} {
+		c.ok("add", s)
+	}
+	dir := t.TempDir()
+	var b backupReport
+	c.json(&b, "backup", dir)
+	if !b.Verified.OK || b.Verified.Facts != 3 || b.Verified.HRR != 3 {
+		t.Fatalf("backup report %+v", b.Verified)
+	}
+	if fi, err := os.Stat(b.Path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("backup file %v mode %v", err, fi.Mode())
+	}
+	if fi, err := os.Stat(c.db); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("database mode %v (%v)", fi.Mode(), err)
+	}
+	if out := c.ok("doctor"); !strings.Contains(out, "last_backup: ") || strings.Contains(out, "last_backup: never") {
+		t.Errorf("doctor does not show the backup's age:\n%s", out)
+	}
+	c.ok("verify", b.Path)
+
+	// A newer database is not overwritten without --force.
+	c.ok("add", "Dave joined after the backup")
+	if _, _, code := c.run("", "restore", b.Path); code != exitConflict {
+		t.Fatalf("restore over newer work: exit %d, want %d", code, exitConflict)
+	}
+	c.ok("restore", "--force", b.Path)
+	if out := c.ok("list"); strings.Contains(out, "Dave") || !strings.Contains(out, "Carol") {
+		t.Errorf("after restore:\n%s", out)
+	}
+	kept, _ := filepath.Glob(c.db + ".before-restore-*")
+	if len(kept) != 1 {
+		t.Errorf("old database not kept aside: %v", kept)
+	}
+
+	// Flipped bytes: verify fails, restore refuses the damaged file.
+	bad := filepath.Join(t.TempDir(), "bad.db")
+	raw, err := os.ReadFile(b.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pg := 1; pg*4096 < len(raw); pg++ {
+		copy(raw[pg*4096:], []byte("\xde\xad\xbe\xef\xde\xad\xbe\xef"))
+	}
+	if err := os.WriteFile(bad, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := c.run("", "verify", bad); code == 0 {
+		t.Error("verify passed a corrupted file")
+	}
+	if _, _, code := c.run("", "restore", "--force", bad); code == 0 {
+		t.Error("restore accepted a corrupted backup")
+	}
+	if out := c.ok("list"); !strings.Contains(out, "Carol") {
+		t.Errorf("a refused restore changed the database:\n%s", out)
+	}
+}
+
+func TestPruneBackups(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"holomem-20260101T000000Z.db", "holomem-20260102T000000Z.db", "holomem-20260103T000000Z.db", "other.db"} {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o600)
+	}
+	removed, err := pruneBackups(dir, 2)
+	if err != nil || len(removed) != 1 || filepath.Base(removed[0]) != "holomem-20260101T000000Z.db" {
+		t.Fatalf("removed %v, %v", removed, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "other.db")); err != nil {
+		t.Error("pruned a file that is not a backup")
+	}
+}
