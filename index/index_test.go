@@ -15,7 +15,6 @@ import (
 	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/internal/testutil"
 	"github.com/holomem/holomem/retrieve"
-	"github.com/holomem/holomem/sqlite"
 	"github.com/holomem/holomem/vec"
 )
 
@@ -55,7 +54,7 @@ func clusteredVectors(seed uint64, n, dim, centres int) [][]float32 {
 // under the fixture embedder's model.
 type indexFixture struct {
 	emb   *fixtureEmbedder
-	store *sqlite.Store
+	store holomem.Store
 	mem   *retrieve.Memory
 	facts []*holomem.Fact
 	opts  retrieve.Options

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -58,7 +59,16 @@ type Store struct {
 	subscribers map[int]func(namespace string)
 	nextSub     int
 	listener    *listener
+
+	// retries counts write transactions run again after a serialization
+	// failure, deadlock or vanished foreign key (see Retries).
+	retries atomic.Int64
 }
+
+// Retries returns how many write transactions this Store ran again because
+// PostgreSQL asked for it (serialization failure, deadlock, a row deleted
+// concurrently). They never reach callers; the count shows contention.
+func (s *Store) Retries() int64 { return s.retries.Load() }
 
 var _ holomem.Store = (*Store)(nil)
 
@@ -430,6 +440,7 @@ func (s *Store) update(ctx context.Context, fn func(w *wtx) error) error {
 		if !retryable(err) {
 			return err
 		}
+		s.retries.Add(1)
 	}
 	return err
 }
