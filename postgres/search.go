@@ -153,8 +153,10 @@ type liveCount struct {
 }
 
 // selectiveTerms returns the terms selective enough for the any-term
-// search, in query order. A term's document frequency is counted only up
-// to the threshold (LIMIT), so a common word costs a bounded index read.
+// search, in query order. Document frequencies come from dfCache or, for
+// the terms it lacks, from one statement that counts each term's live
+// facts in the namespace only up to the threshold (LIMIT), so a common
+// word costs a bounded index read once per dfTTL.
 func (s *Store) selectiveTerms(ctx context.Context, tx pgx.Tx, terms []queryTerm, namespace string) ([]queryTerm, error) {
 	live, err := s.liveFacts(ctx, tx, namespace)
 	if err != nil {
@@ -164,17 +166,14 @@ func (s *Store) selectiveTerms(ctx context.Context, tx pgx.Tx, terms []queryTerm
 	if live <= maxDF {
 		return terms, nil // no word can be in more than maxDF facts
 	}
+	dfs, err := s.docFreqs(ctx, tx, terms, namespace, maxDF+1)
+	if err != nil {
+		return nil, err
+	}
 	var kept []queryTerm
-	var rarest *queryTerm
-	rarestDF := int64(-1)
+	rarest, rarestDF := -1, int64(-1)
 	for i, t := range terms {
-		var df int64
-		err := tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM facts
-			WHERE fts @@ $1::tsquery AND namespace = $2 AND superseded_by IS NULL LIMIT $3) s`,
-			tsquery([]queryTerm{t}, "|"), namespace, maxDF+1).Scan(&df)
-		if err != nil {
-			return nil, err
-		}
+		df := dfs[i]
 		if df == 0 {
 			continue
 		}
@@ -182,16 +181,84 @@ func (s *Store) selectiveTerms(ctx context.Context, tx pgx.Tx, terms []queryTerm
 			kept = append(kept, t)
 		}
 		if rarestDF < 0 || df < rarestDF {
-			rarest, rarestDF = &terms[i], df
+			rarest, rarestDF = i, df
 		}
 	}
 	if len(kept) == 0 {
-		if rarest == nil {
+		if rarest < 0 {
 			return terms, nil
 		}
-		kept = []queryTerm{*rarest}
+		kept = []queryTerm{terms[rarest]}
 	}
 	return kept, nil
+}
+
+// dfTTL is how long a counted document frequency is reused; dfCacheMax
+// bounds the cache (it is emptied when full).
+const (
+	dfTTL      = time.Minute
+	dfCacheMax = 20_000
+)
+
+type dfKey struct {
+	namespace, query string
+	cap              int64
+}
+
+type dfEntry struct {
+	n  int64
+	at time.Time
+}
+
+// docFreqs returns, for each term, the number of live facts of the
+// namespace that contain it, counted up to limit.
+func (s *Store) docFreqs(ctx context.Context, tx pgx.Tx, terms []queryTerm, namespace string, limit int64) ([]int64, error) {
+	now := time.Now()
+	out := make([]int64, len(terms))
+	var missing []int
+	var qs []string
+	s.mu.Lock()
+	for i, t := range terms {
+		q := tsquery([]queryTerm{t}, "|")
+		if e, ok := s.df[dfKey{namespace, q, limit}]; ok && now.Sub(e.at) < dfTTL {
+			out[i] = e.n
+			continue
+		}
+		missing = append(missing, i)
+		qs = append(qs, q)
+	}
+	s.mu.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	rows, err := tx.Query(ctx, `SELECT t.i, (SELECT count(*) FROM (SELECT 1 FROM facts
+			WHERE fts @@ t.q::tsquery AND namespace = $2 AND superseded_by IS NULL LIMIT $3) s)
+		FROM unnest($1::text[]) WITH ORDINALITY AS t(q, i)`, qs, namespace, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	got := make([]int64, len(qs))
+	for rows.Next() {
+		var i, n int64
+		if err := rows.Scan(&i, &n); err != nil {
+			return nil, err
+		}
+		got[i-1] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if len(s.df) > dfCacheMax {
+		clear(s.df)
+	}
+	for j, i := range missing {
+		out[i] = got[j]
+		s.df[dfKey{namespace, qs[j], limit}] = dfEntry{n: got[j], at: now}
+	}
+	s.mu.Unlock()
+	return out, nil
 }
 
 // liveFacts returns the namespace's number of live facts, cached for liveTTL.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/synth"
+	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
 	"github.com/spf13/cobra"
@@ -21,13 +22,25 @@ func (e *Env) storeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "store",
 		Short: "Insert throughput, bytes per fact, recall/probe/reason latency on synthetic facts (no model)",
-		Args:  cobra.NoArgs,
+		Long: `Measures a fresh SQLite store per size. With --db postgres://... each size
+also runs on that PostgreSQL database, in a new schema dropped afterwards,
+and the two backends print side by side.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := e.Stdout
-			fmt.Fprintf(w, "%-8s %-14s %-14s %-11s %-12s %-12s %-12s %-12s\n", "facts", "import/s", "remember/s", "bytes/fact", "recall p50", "recall p99", "probe p50", "reason p50")
+			pg := ""
+			if f := cmd.Flags().Lookup("db"); f != nil && postgres.IsAddress(f.Value.String()) {
+				pg = f.Value.String()
+			}
+			fmt.Fprintf(w, "%-9s %-8s %-14s %-14s %-11s %-12s %-12s %-12s %-12s\n", "backend", "facts", "import/s", "remember/s", "bytes/fact", "recall p50", "recall p99", "probe p50", "reason p50")
 			for _, n := range sizes {
-				if err := benchStore(cmd.Context(), w, n, queries); err != nil {
+				if err := benchStore(cmd.Context(), w, n, queries, ""); err != nil {
 					return err
+				}
+				if pg != "" {
+					if err := benchStore(cmd.Context(), w, n, queries, pg); err != nil {
+						return err
+					}
 				}
 			}
 			return nil
@@ -38,18 +51,56 @@ func (e *Env) storeCmd() *cobra.Command {
 	return cmd
 }
 
-func benchStore(ctx context.Context, w io.Writer, n, queries int) error {
-	dir, err := os.MkdirTemp("", "holomem-bench")
-	if err != nil {
-		return err
+// benchStore measures one size on a new SQLite file, or on a new schema
+// of the PostgreSQL database pg when it is set.
+func benchStore(ctx context.Context, w io.Writer, n, queries int, pg string) error {
+	var s holomem.Store
+	var size func() (int64, error)
+	backend := "sqlite"
+	if pg != "" {
+		backend = "postgres"
+		addr, drop, err := postgres.TempSchema(ctx, pg, "holomem_bench")
+		if err != nil {
+			return err
+		}
+		defer drop(context.WithoutCancel(ctx))
+		ps, err := postgres.Open(ctx, addr)
+		if err != nil {
+			return err
+		}
+		defer ps.Close()
+		s = ps
+		size = func() (int64, error) {
+			st, err := ps.Stats(ctx, "")
+			if err != nil {
+				return 0, err
+			}
+			return st.SizeBytes, nil
+		}
+	} else {
+		dir, err := os.MkdirTemp("", "holomem-bench")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path := filepath.Join(dir, "bench.db")
+		ss, err := sqlite.Open(ctx, path)
+		if err != nil {
+			return err
+		}
+		defer ss.Close()
+		s = ss
+		size = func() (int64, error) {
+			if err := ss.Checkpoint(ctx); err != nil {
+				return 0, err
+			}
+			st, err := os.Stat(path)
+			if err != nil {
+				return 0, err
+			}
+			return st.Size(), nil
+		}
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "bench.db")
-	s, err := sqlite.Open(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
 	m, err := retrieve.New(s, retrieve.Options{})
 	if err != nil {
 		return err
@@ -69,14 +120,11 @@ func benchStore(ctx context.Context, w io.Writer, n, queries int) error {
 	}
 	rememberRate := one / time.Since(t0).Seconds()
 
-	if err := s.Checkpoint(ctx); err != nil {
-		return err
-	}
-	st, err := os.Stat(path)
+	bytes, err := size()
 	if err != nil {
 		return err
 	}
-	perFact := float64(st.Size()) / float64(n+one)
+	perFact := float64(bytes) / float64(n+one)
 
 	recall := make([]time.Duration, 0, queries)
 	for i := range queries {
@@ -103,6 +151,6 @@ func benchStore(ctx context.Context, w io.Writer, n, queries int) error {
 	r50, r99 := percentiles(recall)
 	p50, _ := percentiles(probe)
 	q50, _ := percentiles(reason)
-	fmt.Fprintf(w, "%-8d %-14.0f %-14.0f %-11.0f %-12s %-12s %-12s %-12s\n", n, importRate, rememberRate, perFact, ms(r50), ms(r99), ms(p50), ms(q50))
+	fmt.Fprintf(w, "%-9s %-8d %-14.0f %-14.0f %-11.0f %-12s %-12s %-12s %-12s\n", backend, n, importRate, rememberRate, perFact, ms(r50), ms(r99), ms(p50), ms(q50))
 	return nil
 }
