@@ -152,7 +152,7 @@ func lookupEntity(ctx context.Context, q querier, namespace, name string) (int64
 func (s *Store) FactIDsByEntity(ctx context.Context, namespace, name string) ([]int64, error) {
 	namespace = defaultNamespace(namespace)
 	var ids []int64
-	err := s.read(ctx, func(tx pgx.Tx) error {
+	err := s.readOne(ctx, func(tx querier) error {
 		eid, err := lookupEntity(ctx, tx, namespace, name)
 		if errors.Is(err, holomem.ErrNotFound) {
 			return nil
@@ -282,7 +282,7 @@ func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string
 	if len(ids) == 0 {
 		return out, nil
 	}
-	err := s.read(ctx, func(tx pgx.Tx) error {
+	err := s.readOne(ctx, func(tx querier) error {
 		rows, err := tx.Query(ctx, qEntitiesOfFacts, ids)
 		if err != nil {
 			return err
@@ -309,7 +309,7 @@ func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string
 func (s *Store) EntityAliases(ctx context.Context, namespace string) (map[string]string, error) {
 	namespace = defaultNamespace(namespace)
 	out := map[string]string{}
-	err := s.read(ctx, func(tx pgx.Tx) error {
+	err := s.readOne(ctx, func(tx querier) error {
 		rows, err := tx.Query(ctx, `SELECT a.alias_key, e.name FROM entity_aliases a
 			JOIN entities e ON e.id = a.entity_id WHERE a.namespace = $1`, namespace)
 		if err != nil {

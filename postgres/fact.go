@@ -313,16 +313,20 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 		// same content or key first wins, and this one loads its fact.
 		err := w.queryRow(`INSERT INTO facts (namespace, content, content_hash, category, tags, source, external_key,
 			trust, retrieval_count, helpful_count, unhelpful_count, created_at, updated_at,
-			anchor_path, anchor_hash, model_id, embedding, hrr, fts)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19::tsvector)
+			anchor_path, anchor_hash, model_id, embedding, hrr)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
 			ON CONFLICT DO NOTHING RETURNING id`,
 			f.Namespace, f.Content, hash, f.Category, tags, f.Source, nullString(f.ExternalKey),
 			f.Trust, f.RetrievalCount, f.HelpfulCount, f.UnhelpfulCount, nanos(f.CreatedAt), nanos(f.UpdatedAt),
-			anchorPath, anchorHash, modelID, emb, hrr, tsvectorText(f.Content, tags)).Scan(&f.ID)
+			anchorPath, anchorHash, modelID, emb, hrr).Scan(&f.ID)
 		switch {
 		case err == nil:
 			f.SupersededBy = 0
 			w.touch(f.Namespace)
+			if _, err := w.exec("INSERT INTO fact_search (id, namespace, live, fts) VALUES ($1, $2, true, $3::tsvector)",
+				f.ID, f.Namespace, tsvectorText(f.Content, tags)); err != nil {
+				return false, err
+			}
 			if f.Entities, err = w.linkEntities(f.ID, f.Namespace, f.Content); err != nil {
 				return false, err
 			}
@@ -351,7 +355,7 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 // the embedding and HRR vectors. Returns ErrNotFound.
 func (s *Store) FindFactByID(ctx context.Context, id int64) (*holomem.Fact, error) {
 	var f *holomem.Fact
-	err := s.read(ctx, func(tx pgx.Tx) error {
+	err := s.readOne(ctx, func(tx querier) error {
 		var err error
 		f, err = loadFact(ctx, tx, id)
 		return err
@@ -553,9 +557,6 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 				set("tags", joined)
 			}
 		}
-		if contentChanged || tagsChanged {
-			sets = append(sets, "fts = "+a.add(tsvectorText(content, tags))+"::tsvector")
-		}
 		if upd.Source != nil {
 			set("source", strings.TrimSpace(*upd.Source))
 		}
@@ -577,6 +578,11 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 				return err
 			}
 			w.touch(cur.Namespace)
+		}
+		if contentChanged || tagsChanged {
+			if _, err := w.exec("UPDATE fact_search SET fts = $1::tsvector WHERE id = $2", tsvectorText(content, tags), id); err != nil {
+				return err
+			}
 		}
 		if contentChanged {
 			old, err := w.unlinkEntities(id)

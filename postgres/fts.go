@@ -246,7 +246,7 @@ func (s *Store) Reindex(ctx context.Context) error {
 			if n == 0 {
 				return nil
 			}
-			if _, err := w.exec(`UPDATE facts f SET fts = v.fts::tsvector
+			if _, err := w.exec(`UPDATE fact_search f SET fts = v.fts::tsvector
 				FROM unnest($1::bigint[], $2::text[]) AS v(id, fts) WHERE f.id = v.id`, ids, vecs); err != nil {
 				return err
 			}

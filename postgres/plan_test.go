@@ -29,11 +29,13 @@ func TestQueryPlans(t *testing.T) {
 	defer s.Close()
 	const n = 100_000
 	load := []string{
-		fmt.Sprintf(`INSERT INTO facts (namespace, content, content_hash, category, trust, created_at, updated_at, fts, hrr, external_key, model_id, embedding)
+		fmt.Sprintf(`INSERT INTO facts (namespace, content, content_hash, category, trust, created_at, updated_at, hrr, external_key, model_id, embedding)
 		SELECT CASE WHEN g %% 10 = 0 THEN 'other' ELSE 'default' END, 'fact number ' || g, g, 'general', 0.5, g, g,
-			array_to_tsvector(ARRAY['fact', 'number', 'w' || (g %% 5000)]), '\x01'::bytea, 'k' || g,
+			'\x01'::bytea, 'k' || g,
 			CASE WHEN g %% 2 = 0 THEN 'm' END, CASE WHEN g %% 2 = 0 THEN '\x00000000'::bytea END
 		FROM generate_series(1, %d) g`, n),
+		`INSERT INTO fact_search (id, namespace, live, fts)
+		SELECT id, namespace, true, array_to_tsvector(ARRAY['fact', 'number', 'w' || (id % 5000)]) FROM facts`,
 		fmt.Sprintf(`INSERT INTO edges (src, dst, kind, weight, origin, created_at)
 		SELECT g, g %% %d + 1, 'similar_to', 1, 'hnsw', g FROM generate_series(1, %d) g`, n, n),
 		`INSERT INTO entities (namespace, name, key) SELECT 'default', 'E' || g, 'e' || g FROM generate_series(1, 10000) g`,
@@ -95,7 +97,7 @@ func TestQueryPlans(t *testing.T) {
 		plans[0].Plan.walk(func(p *planNode) {
 			if p.NodeType == "Seq Scan" {
 				switch p.Relation {
-				case "facts", "edges", "entities", "entity_aliases", "fact_entities":
+				case "facts", "fact_search", "edges", "entities", "entity_aliases", "fact_entities":
 					scans = append(scans, p.Relation)
 				}
 			}

@@ -373,6 +373,16 @@ func (s *Store) read(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	return tx.Commit(ctx)
 }
 
+// readOne runs fn with the pool itself: each statement on a free
+// connection in its own implicit transaction. Reads whose statements need
+// not share a snapshot use it and save the BEGIN and COMMIT round trips.
+func (s *Store) readOne(ctx context.Context, fn func(q querier) error) error {
+	if s.isClosed() {
+		return errClosed
+	}
+	return fn(s.pool)
+}
+
 // wtx is a write transaction with per-attempt caches.
 type wtx struct {
 	ctx context.Context

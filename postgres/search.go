@@ -8,8 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/holomem/holomem"
 )
 
@@ -20,10 +18,10 @@ import (
 // BM25 without its collection statistics; SearchText then scales the
 // scores to 0..1 as the SQLite store does.
 const (
-	ftsSearch = `SELECT id, ts_rank(fts, $1::tsquery, 1) AS x FROM facts
-	WHERE fts @@ $1::tsquery AND namespace = $2 AND superseded_by IS NULL
+	ftsSearch = `SELECT id, ts_rank(fts, $1::tsquery, 1) AS x FROM fact_search
+	WHERE fts @@ $1::tsquery AND namespace = $2 AND live
 	ORDER BY x DESC, id LIMIT $3`
-	ftsSearchSuperseded = `SELECT id, ts_rank(fts, $1::tsquery, 1) AS x FROM facts
+	ftsSearchSuperseded = `SELECT id, ts_rank(fts, $1::tsquery, 1) AS x FROM fact_search
 	WHERE fts @@ $1::tsquery AND namespace = $2
 	ORDER BY x DESC, id LIMIT $3`
 )
@@ -52,7 +50,7 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 	}
 	all := tsquery(terms, "&")
 	var out []holomem.TextMatch
-	err := s.read(ctx, func(tx pgx.Tx) error {
+	err := s.readOne(ctx, func(tx querier) error {
 		hits, err := ftsQuery(ctx, tx, all, namespace, superseded, limit)
 		if err != nil {
 			return err
@@ -97,7 +95,7 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 }
 
 // ftsQuery returns hits with the raw ts_rank in Score, best first.
-func ftsQuery(ctx context.Context, tx pgx.Tx, q, namespace string, superseded bool, limit int) ([]holomem.TextMatch, error) {
+func ftsQuery(ctx context.Context, tx querier, q, namespace string, superseded bool, limit int) ([]holomem.TextMatch, error) {
 	sql := ftsSearch
 	if superseded {
 		sql = ftsSearchSuperseded
@@ -157,7 +155,7 @@ type liveCount struct {
 // the terms it lacks, from one statement that counts each term's live
 // facts in the namespace only up to the threshold (LIMIT), so a common
 // word costs a bounded index read once per dfTTL.
-func (s *Store) selectiveTerms(ctx context.Context, tx pgx.Tx, terms []queryTerm, namespace string) ([]queryTerm, error) {
+func (s *Store) selectiveTerms(ctx context.Context, tx querier, terms []queryTerm, namespace string) ([]queryTerm, error) {
 	live, err := s.liveFacts(ctx, tx, namespace)
 	if err != nil {
 		return nil, err
@@ -212,7 +210,7 @@ type dfEntry struct {
 
 // docFreqs returns, for each term, the number of live facts of the
 // namespace that contain it, counted up to limit.
-func (s *Store) docFreqs(ctx context.Context, tx pgx.Tx, terms []queryTerm, namespace string, limit int64) ([]int64, error) {
+func (s *Store) docFreqs(ctx context.Context, tx querier, terms []queryTerm, namespace string, limit int64) ([]int64, error) {
 	now := time.Now()
 	out := make([]int64, len(terms))
 	var missing []int
@@ -231,8 +229,8 @@ func (s *Store) docFreqs(ctx context.Context, tx pgx.Tx, terms []queryTerm, name
 	if len(missing) == 0 {
 		return out, nil
 	}
-	rows, err := tx.Query(ctx, `SELECT t.i, (SELECT count(*) FROM (SELECT 1 FROM facts
-			WHERE fts @@ t.q::tsquery AND namespace = $2 AND superseded_by IS NULL LIMIT $3) s)
+	rows, err := tx.Query(ctx, `SELECT t.i, (SELECT count(*) FROM (SELECT 1 FROM fact_search
+			WHERE fts @@ t.q::tsquery AND namespace = $2 AND live LIMIT $3) s)
 		FROM unnest($1::text[]) WITH ORDINALITY AS t(q, i)`, qs, namespace, limit)
 	if err != nil {
 		return nil, err
@@ -262,7 +260,7 @@ func (s *Store) docFreqs(ctx context.Context, tx pgx.Tx, terms []queryTerm, name
 }
 
 // liveFacts returns the namespace's number of live facts, cached for liveTTL.
-func (s *Store) liveFacts(ctx context.Context, tx pgx.Tx, namespace string) (int64, error) {
+func (s *Store) liveFacts(ctx context.Context, tx querier, namespace string) (int64, error) {
 	now := time.Now()
 	s.mu.Lock()
 	c, ok := s.live[namespace]
@@ -271,7 +269,7 @@ func (s *Store) liveFacts(ctx context.Context, tx pgx.Tx, namespace string) (int
 		return c.n, nil
 	}
 	var n int64
-	if err := tx.QueryRow(ctx, "SELECT count(*) FROM facts WHERE namespace = $1 AND superseded_by IS NULL", namespace).Scan(&n); err != nil {
+	if err := tx.QueryRow(ctx, "SELECT count(*) FROM fact_search WHERE namespace = $1 AND live", namespace).Scan(&n); err != nil {
 		return 0, err
 	}
 	s.mu.Lock()
