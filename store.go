@@ -144,6 +144,10 @@ type TelemetryStore interface {
 type SearchOptions struct {
 	// IncludeSuperseded also searches facts another fact replaced.
 	IncludeSuperseded bool
+	// AnyTerm ranks every fact with any query term by BM25 at once,
+	// without first requiring all terms (recall widens its candidates
+	// this way and lets fusion decide).
+	AnyTerm bool
 }
 
 // SearchOption sets one of [SearchOptions].
@@ -152,6 +156,11 @@ type SearchOption func(*SearchOptions)
 // WithSuperseded makes a search include superseded facts.
 func WithSuperseded() SearchOption {
 	return func(o *SearchOptions) { o.IncludeSuperseded = true }
+}
+
+// WithAnyTerm makes a search rank facts with any of the terms (see [SearchOptions.AnyTerm]).
+func WithAnyTerm() SearchOption {
+	return func(o *SearchOptions) { o.AnyTerm = true }
 }
 
 // ApplySearchOptions folds opts into a SearchOptions value (for stores).
@@ -276,4 +285,13 @@ type InjectionStats struct {
 	Outcomes map[string]int `json:"outcomes"`
 	P50      time.Duration  `json:"p50_ns"`
 	P99      time.Duration  `json:"p99_ns"`
+}
+
+// TermStatser is an optional [SearchStore] extension for callers that
+// score full text themselves (recall re-scores its candidates with BM25
+// over stems, parameters chosen by measurement): the number of facts the
+// full-text index holds and how many contain each term. Statistics cover
+// the whole index, as FTS5's own bm25() does.
+type TermStatser interface {
+	TermStats(ctx context.Context, terms []string) (docs int64, df []int64, err error)
 }

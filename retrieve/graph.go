@@ -184,7 +184,7 @@ func (m *Memory) followCausal(ctx context.Context, hits []holomem.Hit, q holomem
 		return nil, err
 	}
 	for id, c := range added {
-		d := m.decay(c.fact.UpdatedAt)
+		d := m.decay(c.fact)
 		hits = append(hits, holomem.Hit{
 			Fact: c.fact, Score: parentScore[id], Relevance: parentScore[id], Decay: d, Via: c.via,
 		})

@@ -51,7 +51,10 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	if q.IncludeSuperseded {
 		sopts = append(sopts, holomem.WithSuperseded())
 	}
-	matches, err := m.store.SearchText(ctx, q.Namespace, q.Text, pool, sopts...)
+	// Candidates: every fact sharing a content word with the query, the
+	// best pool of them by the store's BM25; fusion then re-scores them.
+	sopts = append(sopts, holomem.WithAnyTerm())
+	matches, err := m.store.SearchText(ctx, q.Namespace, text.QueryText(q.Text), pool, sopts...)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
@@ -92,6 +95,11 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		return nil, err
 	}
 	clk.done(StageLoad)
+	if lq, err := m.newLexicalQuery(ctx, q.Text); err != nil {
+		return nil, fmt.Errorf("full-text statistics: %w", err)
+	} else if lq != nil {
+		m.scoreBM25(lq, cands)
+	}
 	m.scoreLocal(ctx, clk, cands, q, hrrOn, semantic, qv)
 
 	w := weights.Redistribute(semantic, hrrOn)
@@ -192,16 +200,16 @@ func (m *Memory) loadCandidates(ctx context.Context, cands map[int64]*candidate,
 // scoreLocal fills the jaccard, hrr and (for candidates found by full text
 // only) semantic scores.
 func (m *Memory) scoreLocal(ctx context.Context, clk *stageClock, cands map[int64]*candidate, q holomem.Query, hrrOn, semantic bool, qv []float32) {
-	qtoks := text.Tokens(q.Text)
+	qtoks := text.ContentTokens(q.Text)
 	var key *hrr.Key
 	if hrrOn {
 		key = hrr.QueryKey(qtoks, m.entityKeys(ctx, q.Namespace, q.Text))
 	}
 	clk.done(StageEntities)
-	qset := text.SortedSet(qtoks)
+	qset := stemSet(qtoks)
 	for _, c := range cands {
 		if c.fact != nil {
-			c.scores.Jaccard = text.JaccardSorted(qset, text.SortedSet(text.Tokens(c.fact.Content)))
+			c.scores.Jaccard = text.JaccardSorted(qset, stemSet(text.ContentTokens(c.fact.Content)))
 		}
 	}
 	clk.done(StageJaccard)
@@ -239,7 +247,7 @@ func (m *Memory) rank(cands map[int64]*candidate, w holomem.Weights) []holomem.H
 		if rel <= 0 && len(c.via) == 0 {
 			continue
 		}
-		d := m.decay(c.fact.UpdatedAt)
+		d := m.decay(c.fact)
 		hits = append(hits, holomem.Hit{
 			Fact: c.fact, Relevance: rel, Decay: d, Scores: s, Via: c.via,
 			Score: rel * c.fact.Trust * d,
@@ -256,4 +264,13 @@ func sortHits(hits []holomem.Hit) {
 		}
 		return cmp.Compare(a.Fact.ID, b.Fact.ID)
 	})
+}
+
+// stemSet is the sorted set of the tokens' stems.
+func stemSet(toks []string) []string {
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = text.Stem(t)
+	}
+	return text.SortedSet(out)
 }

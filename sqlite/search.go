@@ -45,7 +45,8 @@ func scopedMatch(terms, namespace string, superseded bool) string {
 // means [holomem.DefaultLimit]. Returns ErrInvalid for a query that is not
 // UTF-8 or longer than [holomem.MaxQueryBytes].
 func (s *Store) SearchText(ctx context.Context, namespace, query string, limit int, opts ...holomem.SearchOption) ([]holomem.TextMatch, error) {
-	superseded := holomem.ApplySearchOptions(opts).IncludeSuperseded
+	so := holomem.ApplySearchOptions(opts)
+	superseded := so.IncludeSuperseded
 	if !utf8.ValidString(query) {
 		return nil, fmt.Errorf("search text: %w: query is not valid UTF-8", holomem.ErrInvalid)
 	}
@@ -60,6 +61,9 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 	if all == "" {
 		return nil, nil
 	}
+	if so.AnyTerm {
+		all = matchAny(query)
+	}
 	var out []holomem.TextMatch
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		hits, err := ftsQuery(ctx, tx, all, namespace, superseded, limit)
@@ -67,7 +71,7 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 			return err
 		}
 		out = normalise(hits, 1)
-		if len(out) >= limit {
+		if len(out) >= limit || so.AnyTerm {
 			return nil
 		}
 		relaxed, err := selectiveTerms(ctx, tx, query, namespace)
@@ -192,4 +196,38 @@ func selectiveTerms(ctx context.Context, tx *sql.Tx, query, namespace string) (s
 		kept = []string{rarest}
 	}
 	return strings.Join(kept, " "), nil
+}
+
+// TermStats implements [holomem.TermStatser]: the number of indexed facts
+// and each term's document frequency from the fts5vocab table (index
+// terms are tokens and their Snowball stems, see text.IndexText).
+func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, error) {
+	df := make([]int64, len(terms))
+	var docs int64
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM facts").Scan(&docs); err != nil {
+			return err
+		}
+		if len(terms) == 0 {
+			return nil
+		}
+		// One lookup per term: fts5vocab answers "term = ?" from the index
+		// and would scan the whole vocabulary for IN.
+		st, err := tx.PrepareContext(ctx, "SELECT doc FROM facts_vocab WHERE term = ?")
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for i, t := range terms {
+			err := st.QueryRowContext(ctx, t).Scan(&df[i])
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, fmt.Errorf("term stats: %w", err)
+	}
+	return docs, df, nil
 }

@@ -37,6 +37,8 @@ type app struct {
 	halfLife  time.Duration
 	// envErr is a bad environment variable, reported when a command runs.
 	envErr error
+	// decayFloor is the share of a score that never decays (0: default).
+	decayFloor float64
 	// anchorRoot confines anchors; "" means the git project's top level.
 	anchorRoot string
 
@@ -99,6 +101,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 	}
 	f.Var(halfLifeFlag{&a.halfLife}, "half-life", "age at which decay halves a fact's score, e.g. 90d or 720h ($HOLOMEM_HALF_LIFE; default 90d; negative: no decay)")
 	f.StringVar(&a.anchorRoot, "anchor-root", os.Getenv("HOLOMEM_ANCHOR_ROOT"), "directory anchors are confined to ($HOLOMEM_ANCHOR_ROOT; default: the git project's top level)")
+	f.Float64Var(&a.decayFloor, "decay-floor", 0, "share of a fact's score that never decays, 0..1 (default 0.6; negative: none)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 	// A bad environment variable fails every command rather than being
 	// silently ignored (a flag given on the command line replaces it).
@@ -189,6 +192,7 @@ func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
 		HalfLife:     a.halfLife,
 		// Bookkeeping never fails a recall; long-running processes batch it.
 		RetrievalFlush: a.retrievalFlush,
+		DecayFloor:     a.decayFloor,
 	}
 	if emb, err := a.embedder(); err == nil {
 		opts.Embedder = emb

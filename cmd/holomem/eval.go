@@ -21,10 +21,12 @@ import (
 
 func (a *app) evalCmd() *cobra.Command {
 	var (
-		locomo, weights, now string
-		ks                   []int
-		undated, ablate      bool
-		noHRR                bool
+		locomo, now     string
+		weights         []string
+		ks              []int
+		undated, ablate bool
+		noHRR           bool
+		factCategory    string
 	)
 	cmd := &cobra.Command{
 		Use:   "eval [FILE.jsonl]",
@@ -57,6 +59,11 @@ qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 			if err != nil {
 				return err
 			}
+			if factCategory != "" {
+				for i := range d.Facts {
+					d.Facts[i].Category = factCategory
+				}
+			}
 			clock := time.Now
 			if now != "" {
 				t, err := time.Parse(time.RFC3339, now)
@@ -65,18 +72,18 @@ qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 				}
 				clock = func() time.Time { return t }
 			}
-			hybrid := eval.System{Name: "hybrid"}
-			if weights != "" {
-				w, err := parseWeights(weights)
+			systems := []eval.System{{Name: "hybrid"}}
+			for _, ws := range weights {
+				w, err := parseWeights(ws)
 				if err != nil {
 					return err
 				}
-				hybrid.Weights = &w
+				systems = append(systems, eval.System{Name: ws, Weights: &w})
 			}
-			systems := []eval.System{hybrid}
 			opts := retrieve.Options{
 				Logger:       slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 				DisableGraph: true, HalfLife: a.halfLife, DisableHRR: noHRR, Now: clock,
+				DecayFloor: a.decayFloor,
 			}
 			if emb, err := a.embedder(); err == nil {
 				opts.Embedder = emb
@@ -120,8 +127,9 @@ qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 	fl.IntSliceVarP(&ks, "k", "k", []int{5, 10, 25}, "cut-offs")
 	fl.BoolVar(&undated, "undated", false, "store facts without their times")
 	fl.StringVar(&now, "now", "", "decay's clock, RFC 3339 (default: the real time)")
-	fl.StringVar(&weights, "weights", "", "hybrid channel weights, e.g. fts=0.5,jaccard=0.3,hrr=0.2")
+	fl.StringArrayVar(&weights, "weights", nil, "also measure these channel weights, e.g. fts=0.5,jaccard=0.3,hrr=0.2 (repeatable)")
 	fl.BoolVar(&ablate, "ablate", false, "also measure each channel alone")
+	fl.StringVar(&factCategory, "fact-category", "", "store every fact under this category (decay's half-life depends on it)")
 	fl.BoolVar(&noHRR, "no-hrr", false, "run without the hrr channel")
 	return cmd
 }
