@@ -21,9 +21,9 @@ func TestDecay_BoundedPerCategory(t *testing.T) {
 		want     float64
 	}{
 		{"fresh", retrieve.Options{}, "general", 0, 1},
-		{"one half-life", retrieve.Options{}, "general", 90 * day, 0.6 + 0.4*0.5},
-		{"ancient note keeps the floor", retrieve.Options{}, "general", 3650 * day, 0.6},
-		{"commit is history", retrieve.Options{}, "commit", 3 * 365 * day, 0.8},
+		{"one half-life", retrieve.Options{}, "general", 90 * day, 0.7 + 0.3*0.5},
+		{"ancient note keeps the floor", retrieve.Options{}, "general", 3650 * day, 0.7},
+		{"commit is history", retrieve.Options{}, "commit", 3 * 365 * day, 0.85},
 		{"no floor", retrieve.Options{DecayFloor: -1}, "general", 90 * day, 0.5},
 		{"own floor", retrieve.Options{DecayFloor: 0.9}, "general", 90 * day, 0.95},
 		{"category off", retrieve.Options{HalfLives: map[string]time.Duration{"pin": -1}}, "pin", 3650 * day, 1},

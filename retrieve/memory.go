@@ -36,7 +36,7 @@ type Options struct {
 	// commits, issues, PRs and conversation turns: 3 years).
 	HalfLives map[string]time.Duration
 	// DecayFloor is the share of a fact's score that never decays (0..1):
-	// decay = floor + (1 - floor) x 0.5^(age/half-life). Zero means 0.6;
+	// decay = floor + (1 - floor) x 0.5^(age/half-life). Zero means 0.7;
 	// negative means no floor (the pre-issue-9 behaviour).
 	DecayFloor float64
 	// DisableHRR turns the hrr channel off (its weight is redistributed).
@@ -83,7 +83,7 @@ type Options struct {
 
 const (
 	defaultHalfLife      = 90 * 24 * time.Hour
-	defaultDecayFloor    = 0.6
+	defaultDecayFloor    = 0.7
 	defaultNearJaccard   = 0.7
 	defaultNearCosine    = 0.92
 	candidateMultiplier  = 5

@@ -200,9 +200,9 @@ func TestMemory_TrustAndDecay(t *testing.T) {
 		if err != nil || len(res.Hits) != 1 {
 			t.Fatalf("recall: %v, %d hits", err, len(res.Hits))
 		}
-		// The default floor keeps 0.6 of the score: 0.6 + 0.4 x 0.5.
-		if d := res.Hits[0].Decay; math.Abs(d-0.8) > 1e-6 {
-			t.Errorf("decay after one half-life = %v, want 0.8", d)
+		// The default floor keeps 0.7 of the score: 0.7 + 0.3 x 0.5.
+		if d := res.Hits[0].Decay; math.Abs(d-0.85) > 1e-6 {
+			t.Errorf("decay after one half-life = %v, want 0.85", d)
 		}
 	})
 }

@@ -101,7 +101,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 	}
 	f.Var(halfLifeFlag{&a.halfLife}, "half-life", "age at which decay halves a fact's score, e.g. 90d or 720h ($HOLOMEM_HALF_LIFE; default 90d; negative: no decay)")
 	f.StringVar(&a.anchorRoot, "anchor-root", os.Getenv("HOLOMEM_ANCHOR_ROOT"), "directory anchors are confined to ($HOLOMEM_ANCHOR_ROOT; default: the git project's top level)")
-	f.Float64Var(&a.decayFloor, "decay-floor", 0, "share of a fact's score that never decays, 0..1 (default 0.6; negative: none)")
+	f.Float64Var(&a.decayFloor, "decay-floor", 0, "share of a fact's score that never decays, 0..1 (default 0.7; negative: none)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
 	// A bad environment variable fails every command rather than being
 	// silently ignored (a flag given on the command line replaces it).
