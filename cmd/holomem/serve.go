@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/mcpserver"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/web"
@@ -65,7 +63,7 @@ the periodic refresh staying as the fallback.`,
 				defer stop()
 				go a.backupLoop(bctx, backupDir, backupEvery, backupKeep, log)
 			}
-			return serveHTTP(ctx, ln, h, m, refresh, log, a.stdout)
+			return serveHTTP(ctx, ln, h, m, refresh, a.stdout)
 		},
 	}
 	cmd.Flags().DurationVar(&backupEvery, "backup-every", 0, "write a verified backup this often, e.g. 6h (0: never)")
@@ -76,9 +74,9 @@ the periodic refresh staying as the fallback.`,
 	return cmd
 }
 
-// serveHTTP serves until ctx ends, refreshing the memory's index in the
-// background, then shuts down gracefully.
-func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve.Memory, refresh time.Duration, log *slog.Logger, out interface{ Write([]byte) (int, error) }) error {
+// serveHTTP serves until ctx ends while the memory maintains itself in the
+// background ([retrieve.Memory.Maintain]), then shuts down gracefully.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve.Memory, refresh time.Duration, out interface{ Write([]byte) (int, error) }) error {
 	srv := &http.Server{
 		Handler: h,
 		// Slow or idle clients cannot hold connections open: headers in
@@ -93,52 +91,9 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
-	changed := make(chan struct{}, 1)
-	if n, ok := m.Store().(changeNotifier); ok {
-		// Another process wrote (a replica on the same PostgreSQL database):
-		// reload soon. The signal is coalesced, so a burst of writes costs
-		// one reload.
-		unsubscribe := n.Subscribe(func(string) {
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
-		})
-		defer unsubscribe()
-	}
 	go func() {
 		defer close(done)
-		var tick <-chan time.Time
-		if refresh > 0 {
-			t := time.NewTicker(refresh)
-			defer t.Stop()
-			tick = t.C
-		}
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-changed:
-				// Let the rest of a burst arrive before reloading.
-				select {
-				case <-ctx.Done():
-					return
-				case <-time.After(changeSettle):
-				}
-				select {
-				case <-changed:
-				default:
-				}
-				if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
-					log.Warn("refresh after another replica's write", "err", err)
-				}
-			case <-tick:
-				if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
-					log.Warn("refresh vector index", "err", err)
-				}
-				checkCanary(ctx, m, log)
-			}
-		}
+		m.Maintain(ctx, refresh)
 	}()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -157,35 +112,6 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve
 		err = nil
 	}
 	return err
-}
-
-// changeNotifier is a store that reports writes made by other processes
-// (postgres.Store: LISTEN/NOTIFY).
-type changeNotifier interface {
-	Subscribe(fn func(namespace string)) (cancel func())
-}
-
-// changeSettle is how long the server waits after a change notification
-// before reloading, so a burst of writes costs one reload.
-const changeSettle = 50 * time.Millisecond
-
-// checkCanary runs the recall canary on every namespace searched through
-// HNSW; a namespace whose recall dropped falls back to exact search (the
-// canary does that) and the server says so in its log.
-func checkCanary(ctx context.Context, m *retrieve.Memory, log *slog.Logger) {
-	idx, err := m.Index().Status(ctx)
-	if err != nil {
-		return
-	}
-	for _, st := range idx {
-		if st.Mode != index.ModeHNSW {
-			continue
-		}
-		c, err := m.Index().Canary(ctx, st.Namespace, 50)
-		if err == nil && c.Tripped {
-			log.Warn("ANN recall dropped; searching exactly until `holomem graph build`", "namespace", st.Namespace, "recall", c.Recall)
-		}
-	}
 }
 
 // retrievalFlushEvery is how often serve and mcp write the retrieval counts

@@ -1,0 +1,94 @@
+package retrieve
+
+import (
+	"context"
+	"time"
+
+	"github.com/holomem/holomem"
+)
+
+// changeSettle is how long Maintain waits after a change notification
+// before reloading, so a burst of writes costs one reload.
+const changeSettle = 50 * time.Millisecond
+
+// canaryEvery is the sample of the canary Maintain runs after each refresh.
+const canaryEvery = 50
+
+// ChangeNotifier is a store that reports writes made by other processes
+// (postgres.Store: LISTEN/NOTIFY). Maintain reloads soon after each.
+type ChangeNotifier interface {
+	Subscribe(fn func(namespace string)) (cancel func())
+}
+
+// Maintain keeps a long-running process's memory current until ctx is
+// done: every refresh interval (0: never) it reloads the vector index from
+// the store ([Memory.Refresh]), so facts written by other processes appear,
+// and runs the recall canary on every namespace searched through HNSW (a
+// namespace whose recall dropped falls back to exact search, and the
+// memory's logger says so). When the store is a [ChangeNotifier] it also
+// reloads shortly after another process writes. Failures are logged, not
+// returned: serving goes on with the index it has. The caller runs it in
+// a goroutine it waits for.
+func (m *Memory) Maintain(ctx context.Context, refresh time.Duration) {
+	changed := make(chan struct{}, 1)
+	if n, ok := m.store.(ChangeNotifier); ok {
+		// The signal is coalesced, so a burst of writes costs one reload.
+		unsubscribe := n.Subscribe(func(string) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		})
+		defer unsubscribe()
+	}
+	var tick <-chan time.Time
+	if refresh > 0 {
+		t := time.NewTicker(refresh)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+			// Let the rest of a burst arrive before reloading.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(changeSettle):
+			}
+			select {
+			case <-changed:
+			default:
+			}
+			if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
+				m.log.Warn("refresh after another process's write", "err", err)
+			}
+		case <-tick:
+			if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
+				m.log.Warn("refresh vector index", "err", err)
+			}
+			m.checkCanary(ctx)
+		}
+	}
+}
+
+// checkCanary runs the recall canary on every namespace searched through
+// HNSW; the canary itself makes a namespace whose recall dropped fall back
+// to exact search.
+func (m *Memory) checkCanary(ctx context.Context) {
+	idx, err := m.sem.Status(ctx)
+	if err != nil {
+		return
+	}
+	for _, st := range idx {
+		if st.Mode != holomem.IndexHNSW {
+			continue
+		}
+		c, err := m.sem.Canary(ctx, st.Namespace, canaryEvery)
+		if err == nil && c.Tripped {
+			m.log.Warn("ANN recall dropped; searching exactly until `holomem graph build`", "namespace", st.Namespace, "recall", c.Recall)
+		}
+	}
+}
