@@ -74,48 +74,76 @@ func gemm(k *kernels, dst []float32, ldd int, x []float32, ldx, rows, in int, p 
 	wg.Wait()
 }
 
-// gemmPanels computes the output panels [p0, p1) of gemm, panel by panel
-// so that each panel of weights stays in cache while every row block
-// passes over it.
+// Cache blocking of gemmPanels: blockN panels (128 outputs) by blockK
+// steps of k make a block of packed weights of 128 KiB, which stays in L2
+// while every row block passes over it; the row block's blockK inputs
+// (6 KiB) stay in L1 across the blockN panels. This is the blocking of
+// ONNX Runtime's MLAS SGEMM (StrideN 128, StrideK 256).
+const (
+	blockN = 8
+	blockK = 256
+)
+
+// gemmPanels computes the output panels [p0, p1) of gemm.
 func gemmPanels(k *kernels, dst []float32, ldd int, x []float32, ldx, rows, in int, p []float32, out int, bias []float32, ep epilogue, p0, p1 int) {
+	full := p1
+	if p1*tileN > out {
+		full = p1 - 1 // the last panel is partial
+	}
+	for pb := p0; pb < full; pb += blockN {
+		pe := min(pb+blockN, full)
+		for kb := 0; kb < in; kb += blockK {
+			kc := min(blockK, in-kb)
+			// Later k blocks add to what the first one stored (bias and
+			// residual included); the activation waits for the last.
+			acc := ep == epAdd || kb > 0
+			last := kb+kc == in
+			for t := 0; t < rows; t += tileM {
+				mr := min(tileM, rows-t)
+				a := x[t*ldx+kb:]
+				for pi := pb; pi < pe; pi++ {
+					j := pi * tileN
+					var bb []float32
+					if bias != nil && kb == 0 {
+						bb = bias[j : j+tileN]
+					}
+					c := dst[t*ldd+j:]
+					k.gemmTile(a, ldx, p[(pi*in+kb)*tileN:(pi*in+kb+kc)*tileN], kc, c, ldd, bb, acc, mr)
+					if last {
+						finishTile(k, c, ldd, mr, tileN, ep)
+					}
+				}
+			}
+		}
+	}
+	if full == p1 {
+		return
+	}
+	// The partial panel goes through a scratch tile, over all of k at once,
+	// so that the columns past out, which belong to the next row, stay
+	// intact.
 	var ct [tileM * tileN]float32
 	var bt [tileN]float32
 	acc := ep == epAdd
-	for pi := p0; pi < p1; pi++ {
-		j := pi * tileN
-		nr := min(tileN, out-j)
-		b := p[pi*in*tileN : (pi+1)*in*tileN]
-		var bb []float32
-		if bias != nil {
-			if nr == tileN {
-				bb = bias[j : j+tileN]
-			} else {
-				bt = [tileN]float32{}
-				copy(bt[:], bias[j:out])
-				bb = bt[:]
+	j := full * tileN
+	nr := out - j
+	b := p[full*in*tileN : (full+1)*in*tileN]
+	var bb []float32
+	if bias != nil {
+		copy(bt[:], bias[j:out])
+		bb = bt[:]
+	}
+	for t := 0; t < rows; t += tileM {
+		mr := min(tileM, rows-t)
+		if acc {
+			for r := range mr {
+				copy(ct[r*tileN:r*tileN+nr], dst[(t+r)*ldd+j:])
 			}
 		}
-		for t := 0; t < rows; t += tileM {
-			mr := min(tileM, rows-t)
-			a := x[t*ldx:]
-			if nr == tileN {
-				c := dst[t*ldd+j:]
-				k.gemmTile(a, ldx, b, in, c, ldd, bb, acc, mr)
-				finishTile(k, c, ldd, mr, tileN, ep)
-				continue
-			}
-			// A partial panel goes through a scratch tile so that the
-			// columns past out, which belong to the next row, stay intact.
-			if acc {
-				for r := range mr {
-					copy(ct[r*tileN:r*tileN+nr], dst[(t+r)*ldd+j:])
-				}
-			}
-			k.gemmTile(a, ldx, b, in, ct[:], tileN, bb, acc, mr)
-			finishTile(k, ct[:], tileN, mr, nr, ep)
-			for r := range mr {
-				copy(dst[(t+r)*ldd+j:(t+r)*ldd+j+nr], ct[r*tileN:])
-			}
+		k.gemmTile(x[t*ldx:], ldx, b, in, ct[:], tileN, bb, acc, mr)
+		finishTile(k, ct[:], tileN, mr, nr, ep)
+		for r := range mr {
+			copy(dst[(t+r)*ldd+j:(t+r)*ldd+j+nr], ct[r*tileN:])
 		}
 	}
 }
