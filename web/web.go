@@ -55,6 +55,13 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported by /healthz; "" leaves it out.
 	Version string
+	// Status computes the doctor findings the status page shows; nil
+	// shows the store's counts and the live channels only.
+	Status StatusFunc
+	// Import runs an uploaded file's import; nil disables the import page.
+	Import ImportFunc
+	// ImportMaxBytes bounds an uploaded file; 0 means DefaultImportMaxBytes.
+	ImportMaxBytes int64
 }
 
 // Server is the HTTP JSON API over a [holomem.Memory] and its
@@ -68,6 +75,8 @@ type Server struct {
 	mux   *http.ServeMux
 	// guarded is the router behind cross-origin (CSRF) protection.
 	guarded http.Handler
+	// ui is the HTML pages' state.
+	ui *ui
 	// tokenSum is the SHA-256 of Options.Token; comparing digests takes the
 	// same time whatever the length of the presented token.
 	tokenSum [sha256.Size]byte
@@ -87,7 +96,9 @@ func NewServer(mem holomem.Memory, store holomem.Store, opts Options) *Server {
 		s.log = slog.Default()
 	}
 	s.tokenSum = sha256.Sum256([]byte(opts.Token))
+	s.ui = newUI(opts.Token)
 	s.routes()
+	s.uiRoutes()
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, fmt.Errorf("%w: cross-origin %s refused", errForbidden, r.Method))

@@ -47,4 +47,5 @@ var commands = []func(*app) *cobra.Command{
 	(*app).hookCmd,
 	(*app).mcpCmd,
 	(*app).serveCmd,
+	(*app).uiCmd,
 }

@@ -24,8 +24,8 @@ func (a *app) serveCmd() *cobra.Command {
 	var backupDir string
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the HTTP JSON API and MCP over streamable HTTP (/mcp)",
-		Long: `Serves /api/... (JSON), /mcp (MCP streamable HTTP) and /healthz. Binds to
+		Short: "Serve the web UI (/), the HTTP JSON API and MCP over streamable HTTP (/mcp)",
+		Long: `Serves the web UI at /, /api/... (JSON), /mcp (MCP streamable HTTP) and /healthz. Binds to
 127.0.0.1:7777 by default and refuses a non-loopback address unless
 $HOLOMEM_TOKEN is set (clients then send "Authorization: Bearer <token>").
 The vector index and the model stay warm; a background refresher reloads the
@@ -53,7 +53,9 @@ the periodic refresh staying as the fallback.`,
 			}
 			log.Info("warm", "took", time.Since(t0).Round(time.Millisecond), "channels", m.Channels())
 			mcpSrv := mcpserver.New(m, m.Store(), mcpserver.Options{Namespace: a.ns(), Version: version, Logger: log})
-			h := web.NewServer(m, m.Store(), web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log, Version: version})
+			opts := web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log, Version: version}
+			a.webUI(&opts, m)
+			h := web.NewServer(m, m.Store(), opts)
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return fmt.Errorf("listen %s: %w", addr, err)
@@ -97,7 +99,7 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve
 	}()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	fmt.Fprintf(out, "holomem serving on http://%s (API /api, MCP /mcp, health /healthz)\n", ln.Addr())
+	fmt.Fprintf(out, "holomem serving on http://%s (web UI /, API /api, MCP /mcp, health /healthz)\n", ln.Addr())
 	var err error
 	select {
 	case <-ctx.Done():
