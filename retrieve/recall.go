@@ -34,6 +34,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		weights = *q.Weights
 	}
 	clk := startStages(ctx)
+	lex, refs := m.expandRefs(ctx, &q)
 	res := &holomem.Result{}
 	pool := max(q.Limit*candidateMultiplier, minCandidates)
 	cands := map[int64]*candidate{}
@@ -54,7 +55,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	// Candidates: every fact sharing a content word with the query, the
 	// best pool of them by the store's BM25; fusion then re-scores them.
 	sopts = append(sopts, holomem.WithAnyTerm())
-	matches, err := m.store.SearchText(ctx, q.Namespace, text.QueryText(q.Text), pool, sopts...)
+	matches, err := m.store.SearchText(ctx, q.Namespace, text.QueryText(lex), pool, sopts...)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
@@ -91,16 +92,29 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		res.Channels = append(res.Channels, holomem.ChannelSemantic)
 	}
 
+	for _, f := range refs {
+		if c := get(f.ID); c.fact == nil {
+			c.fact = f
+		}
+	}
 	if err := m.loadCandidates(ctx, cands, q); err != nil {
 		return nil, err
 	}
 	clk.done(StageLoad)
-	if lq, err := m.newLexicalQuery(ctx, q.Text); err != nil {
+	if lq, err := m.newLexicalQuery(ctx, lex); err != nil {
 		return nil, fmt.Errorf("full-text statistics: %w", err)
 	} else if lq != nil {
 		m.scoreBM25(lq, cands)
 	}
-	m.scoreLocal(ctx, clk, cands, q, hrrOn, semantic, qv)
+	lexQ := q
+	lexQ.Text = lex
+	m.scoreLocal(ctx, clk, cands, lexQ, hrrOn, semantic, qv)
+	for _, f := range refs {
+		// The query names these records: they match it exactly.
+		if c := cands[f.ID]; c != nil {
+			c.scores.FTS, c.scores.Jaccard = 1, 1
+		}
+	}
 
 	w := weights.Redistribute(semantic, hrrOn)
 	if q.PPR {

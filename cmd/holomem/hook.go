@@ -176,7 +176,8 @@ func (a *app) hookRecall(ctx context.Context, prompt string, limit, budget int, 
 		return "", 0, err
 	}
 	ns := a.ns()
-	q := holomem.Query{Text: prompt, Namespace: ns, Limit: limit * 2, EmbedText: m.ExpandQuery(ctx, ns, prompt)}
+	// Recall itself expands #N and issue URLs (the same for every door).
+	q := holomem.Query{Text: prompt, Namespace: ns, Limit: limit * 2}
 	res, err := m.Recall(ctx, q)
 	if err != nil {
 		if errors.Is(err, holomem.ErrInvalid) {
