@@ -3,13 +3,19 @@ package sqlite_test
 import (
 	"testing"
 
+	"path/filepath"
+
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/sqlite"
 )
 
 func TestTermStats(t *testing.T) {
-	s := testutil.MustOpenStore(t)
 	ctx := t.Context()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "stats.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
 	for _, c := range []string{"We deployed nginx", "nginx serves the docs", "Postgres runs backups"} {
 		if _, err := s.CreateFact(ctx, &holomem.Fact{Content: c}); err != nil {
 			t.Fatal(err)
