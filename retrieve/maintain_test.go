@@ -9,13 +9,12 @@ import (
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/testutil"
 	"github.com/holomem/holomem/retrieve"
-	"github.com/holomem/holomem/sqlite"
 )
 
 // notifyingStore is a store that tells subscribers about writes the way
 // postgres.Store's LISTEN/NOTIFY does; the test fires it by hand.
 type notifyingStore struct {
-	*sqlite.Store
+	holomem.Store
 	mu  sync.Mutex
 	fns []func(string)
 }
