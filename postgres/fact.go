@@ -227,21 +227,11 @@ func (s *Store) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
 // CreateFact. Nothing is stored when one fact is invalid; the error names
 // its index.
 func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, error) {
-	created := make([]bool, len(fs))
+	var created []bool
 	err := s.update(ctx, func(w *wtx) error {
-		for i, f := range fs {
-			if i%256 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			c, err := w.createFact(f)
-			if err != nil {
-				return fmt.Errorf("fact %d: %w", i, err)
-			}
-			created[i] = c
-		}
-		return nil
+		var err error
+		created, err = w.createFactsBulk(fs)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create facts: %w", err)

@@ -1,0 +1,60 @@
+// Package postgres implements [holomem.Store] on PostgreSQL with
+// github.com/jackc/pgx/v5, for teams whose agents share one memory from
+// several machines. It passes the same conformance suite (package
+// storetest) as the SQLite store; `holomem --db postgres://...` (or
+// HOLOMEM_DB) selects it.
+//
+// # Schema
+//
+// Numbered, embedded migrations (migration/*.sql) run in one transaction
+// under a transaction-scoped advisory lock (keyed by the schema), so two
+// processes starting at once migrate once; holomem_schema holds the
+// version. A schema written by a newer holomem, or one holding a table
+// named like holomem's without holomem_schema (another program's), is
+// refused with an error wrapping [holomem.ErrSchema], as on SQLite. The
+// address's search_path selects the schema, so one database can hold
+// several memories. Tables mirror SQLite's: facts (times as unix
+// nanoseconds, embedding and HRR as bytea, the same content hash),
+// entities, entity_aliases, fact_entities, edges, meta, injections, plus
+// fact_search (below).
+//
+// # Full text
+//
+// fact_search holds one narrow row per fact: id, namespace, live (not
+// superseded, kept by a trigger on facts.superseded_by) and a tsvector
+// with a GIN index. The tsvector is built in Go from package text's tokens
+// and Snowball stems, the words the SQLite index holds, with ё folded to е
+// and Latin diacritics removed; the server's text search configurations
+// (and extensions such as unaccent) are never needed. Every lexeme is
+// quoted, in the stored vector and in queries, so user text is never read
+// as tsquery syntax. Ranking is ts_rank with length normalisation (term
+// frequency against document length; no collection statistics, so it is
+// BM25-like rather than BM25), scaled to 0..1 exactly as the SQLite store
+// scales BM25: all-term hits x / max x, any-term hits half that, ties by
+// id. The relaxed search drops words in more than 5% of the namespace's
+// live facts, counted up to that bound and cached for a minute.
+//
+// # Concurrency and replicas
+//
+// Reads that need one snapshot (FindFacts' page and total, Stats) run in
+// REPEATABLE READ read-only transactions; single-statement reads go
+// straight to the pool. Writes run in READ COMMITTED transactions that
+// settle races with ON CONFLICT (two writers storing the same content end
+// with one fact; two creating the same entity share it) and lock rows in
+// id order. A serialization failure, deadlock or foreign key vanished
+// under a concurrent delete reruns the whole transaction (up to 8 times,
+// with backoff); [Store.Retries] counts those reruns. Every write
+// transaction also sends a NOTIFY with its commit naming its schema and
+// namespaces; [Store.Subscribe] LISTENs on a dedicated connection
+// (reconnecting, and reporting "everything changed" after a gap), which
+// `holomem serve` uses to reload its in-memory indexes when another
+// replica writes.
+//
+// # Caveats
+//
+// Connections use plan_cache_mode=force_custom_plan: a generic plan cannot
+// see how selective a tsquery is and may scan every fact. The pool has 8
+// connections by default (WithMaxConns); a scan (ScanHRR, ScanEmbeddings)
+// holds one for its whole run. pgvector is not used: vectors are loaded
+// into the process's matrix and HNSW graph as on SQLite.
+package postgres
