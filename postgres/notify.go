@@ -67,8 +67,8 @@ func (w *wtx) notify() error {
 
 // Subscribe calls fn with the namespace of every write committed by
 // another process (or another Store) on this database and schema; "" means
-// any namespace may have changed (many at once, or notifications were
-// lost while reconnecting). fn runs on the listener's goroutine and must
+// any namespace may have changed (many at once, or notifications may have
+// been missed: it is reported once each time the LISTEN starts). fn runs on the listener's goroutine and must
 // return quickly. The returned func unsubscribes. The first subscriber
 // starts the listener; Close stops it.
 func (s *Store) Subscribe(fn func(namespace string)) (cancel func()) {
@@ -128,14 +128,11 @@ func (s *Store) startListener() *listener {
 	go func() {
 		defer close(l.done)
 		backoff := 100 * time.Millisecond
-		first := true
 		for ctx.Err() == nil {
-			err := s.listenOnce(ctx, cfg, l, !first)
+			_ = s.listenOnce(ctx, cfg, l) // the loop reconnects; there is no caller to report to
 			if ctx.Err() != nil {
 				return
 			}
-			first = false
-			_ = err // the loop reconnects; there is no caller to report to
 			select {
 			case <-ctx.Done():
 				return
@@ -147,7 +144,7 @@ func (s *Store) startListener() *listener {
 	return l
 }
 
-func (s *Store) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, l *listener, reconnected bool) error {
+func (s *Store) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, l *listener) error {
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
@@ -161,9 +158,10 @@ func (s *Store) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, l *listener
 	default:
 		close(l.ready)
 	}
-	if reconnected {
-		s.deliver(nil) // whatever was sent while disconnected is lost
-	}
+	// Whatever was sent before this LISTEN (while disconnected, or between
+	// the subscriber's start and now) is lost: report a change of
+	// everything once.
+	s.deliver(nil)
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
@@ -175,15 +173,4 @@ func (s *Store) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, l *listener
 		}
 		s.deliver(msg.Namespaces)
 	}
-}
-
-// listening returns a channel closed once the listener LISTENs (nil when
-// there is no listener).
-func (s *Store) listening() <-chan struct{} {
-	s.subMu.Lock()
-	defer s.subMu.Unlock()
-	if s.listener == nil {
-		return nil
-	}
-	return s.listener.ready
 }

@@ -80,7 +80,6 @@ type Option func(*options)
 type options struct {
 	now      func() time.Time
 	maxConns int32
-	listen   bool
 }
 
 // WithClock sets the function the store reads the current time from
