@@ -171,7 +171,7 @@ func (c *Client) Pull(ctx context.Context, repo, revision, dir string) (*Manifes
 	}
 
 	modelDir := filepath.Join(dir, DirName(repo))
-	if err := os.MkdirAll(modelDir, 0o755); err != nil {
+	if err := os.MkdirAll(modelDir, 0o700); err != nil {
 		return nil, fmt.Errorf("pull %s: %w", repo, err)
 	}
 	old, _ := readManifest(modelDir) // nil when absent or unreadable: verify by hashing

@@ -30,7 +30,7 @@ func (c *Client) ensure(ctx context.Context, repo, ref, modelDir string, f remot
 		}
 		// Present but different: download over it.
 	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 		return File{}, err
 	}
 	u := c.baseURL() + "/" + repo + "/resolve/" + url.PathEscape(ref) + "/" + escapePath(f.Path)
@@ -156,7 +156,7 @@ const progressEvery = 1 << 20
 // a fresh download removes the part.
 func (c *Client) download(ctx context.Context, u, target string, f remoteFile) (File, error) {
 	part := target + ".part"
-	w, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o644)
+	w, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return File{}, err
 	}

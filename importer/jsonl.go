@@ -228,6 +228,20 @@ func decodeJSONLLine(b []byte, line int, sum *Summary, keys map[int64]string,
 			sum.skip("", line, "decode fact: %v", err)
 			return nil
 		}
+		// An empty list and no list mean the same; keep one form so a
+		// fact round-trips unchanged.
+		if len(f.Tags) == 0 {
+			f.Tags = nil
+		}
+		if len(f.Entities) == 0 {
+			f.Entities = nil
+		}
+		if len(f.Embedding) == 0 {
+			f.Embedding = nil
+		}
+		if len(f.HRR) == 0 {
+			f.HRR = nil
+		}
 		if err := f.Validate(); err != nil {
 			sum.skip("", line, "fact %d: %v", f.ID, err)
 			return nil

@@ -239,6 +239,8 @@ func FuzzJSONL(f *testing.F) {
 	f.Add(`{"type":"fact","id":1,"content":"x","trust":0.5,"superseded_by":2}` + "\n" + `{"type":"fact","id":2,"content":"y"}`)
 	f.Add(`{"type":"edge","from":1,"to":2,"kind":"causal","weight":1e308}`)
 	f.Add("{\"type\":\"fact\"\n\n\x00")
+	f.Add(`{"type":"fact","id":1,"content":"x","tags":[]}`)
+	f.Add(`{"type":"fact","id":1,"content":"x","tags":null}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		var recs []importer.Record
 		sum, err := importer.JSONL(strings.NewReader(in), func(r importer.Record) error {

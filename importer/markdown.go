@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -88,16 +89,35 @@ func Markdown(root string, fn func(Record) error) (Summary, error) {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(rels[a], rels[b]) })
+	// Notes are read through an os.Root: a symlink that leads outside the
+	// directory the user named is refused, not followed.
+	dir, err := os.OpenRoot(root)
+	if err != nil {
+		return sum, fmt.Errorf("markdown import: %w", err)
+	}
+	defer dir.Close()
 	for _, i := range order {
-		b, err := os.ReadFile(paths[i])
+		rel := filepath.FromSlash(rels[i])
+		st, err := dir.Stat(rel) // follows links, within root only
+		if err != nil {
+			sum.skip(rels[i], 0, "not read: %v", err)
+			continue
+		}
+		// A FIFO or device named *.md would block or never end.
+		if !st.Mode().IsRegular() {
+			sum.skip(rels[i], 0, "not a regular file (%s)", st.Mode().Type())
+			continue
+		}
+		if st.Size() > maxNoteBytes {
+			sum.skip(rels[i], 0, "%d bytes; notes above %d bytes are not imported", st.Size(), maxNoteBytes)
+			continue
+		}
+		b, err := readNote(dir, rel)
 		if err != nil {
 			sum.skip(rels[i], 0, "read: %v", err)
 			continue
 		}
-		var mod time.Time
-		if st, err := os.Stat(paths[i]); err == nil {
-			mod = st.ModTime().UTC()
-		}
+		mod := st.ModTime().UTC()
 		for _, rec := range markdownRecords(rels[i], b, mod, &sum) {
 			if err := sum.emit(fn, rec); err != nil {
 				return sum, err
@@ -105,6 +125,19 @@ func Markdown(root string, fn func(Record) error) (Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// maxNoteBytes bounds one note: larger files are not notes.
+const maxNoteBytes = 16 << 20
+
+// readNote reads one note of dir, at most maxNoteBytes.
+func readNote(dir *os.Root, rel string) ([]byte, error) {
+	f, err := dir.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxNoteBytes+1))
 }
 
 // frontMatter is what a note's front matter says.

@@ -143,3 +143,45 @@ func FuzzMarkdownNote(f *testing.F) {
 		}
 	})
 }
+
+func TestMarkdown_RefusesEscapesAndFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	if err := os.WriteFile(outside, []byte("# Secret\nthe root password"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ok.md"), []byte("# Ok\nfine note"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "inside.txt"), []byte("# Inside\nlinked within the root"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "evil.md")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if err := os.Symlink("inside.txt", filepath.Join(dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "pipe.md")
+	if err := mkfifo(fifo); err != nil {
+		t.Log("no FIFO:", err)
+	}
+	var got []string
+	sum, err := importer.Markdown(dir, func(r importer.Record) error {
+		got = append(got, r.Fact.Content)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(got, "|")
+	if strings.Contains(all, "root password") {
+		t.Errorf("a symlink out of the root was followed: %q", all)
+	}
+	if !strings.Contains(all, "fine note") || !strings.Contains(all, "linked within the root") {
+		t.Errorf("notes inside the root missing: %q", all)
+	}
+	if sum.Skipped < 1 {
+		t.Errorf("skips not reported: %+v", sum)
+	}
+}

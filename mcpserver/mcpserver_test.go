@@ -614,3 +614,40 @@ func TestToolsGolden(t *testing.T) {
 		t.Errorf("tool list differs from %s (run with -update if intended):\n%s", golden, got)
 	}
 }
+
+// FuzzToolArguments calls every tool with arbitrary JSON arguments: the
+// answer is a result or a tool error, never a protocol failure or a panic.
+func FuzzToolArguments(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"remember", `{"content":"Alice likes tea","tags":["a"]}`},
+		{"recall", `{"query":"tea","limit":3}`},
+		{"recall", `{"query":"tea","limit":100000000}`},
+		{"probe", `{"entity":"Alice","limit":100000000}`},
+		{"reason", `{"entities":["Alice","Bob"]}`},
+		{"related", `{"entity":""}`},
+		{"link", `{"from":1,"to":1,"kind":"causal"}`},
+		{"update", `{"id":1,"content":"\u0000"}`},
+		{"feedback", `{"id":-1,"helpful":true}`},
+		{"status", `{}`},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	s := newServer(f, mcpserver.Options{})
+	cs := connectInMemory(f, s)
+	tools := map[string]bool{}
+	for _, n := range []string{"remember", "recall", "get", "update", "forget", "feedback", "probe", "related", "reason", "link", "supersede", "status"} {
+		tools[n] = true
+	}
+	f.Fuzz(func(t *testing.T, name, args string) {
+		if !tools[name] {
+			return
+		}
+		var v map[string]any
+		if json.Unmarshal([]byte(args), &v) != nil {
+			return
+		}
+		if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: v}); err != nil {
+			t.Fatalf("%s %s: protocol error %v", name, args, err)
+		}
+	})
+}

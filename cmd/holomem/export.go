@@ -21,7 +21,7 @@ func (a *app) exportCmd() *cobra.Command {
 			}
 			w := a.stdout
 			if out != "" && out != "-" {
-				f, err := os.Create(out)
+				f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600) // memory is private
 				if err != nil {
 					return err
 				}
