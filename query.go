@@ -20,7 +20,8 @@ const (
 )
 
 // Weights combine channel scores into relevance. They need not sum to 1;
-// the searcher normalises them over the channels that ran.
+// the searcher normalises them over the channels that ran, and reports the
+// normalised weights it used (see [Weights.Normalized]).
 type Weights struct {
 	FTS      float64 `json:"fts"`
 	Jaccard  float64 `json:"jaccard"`
@@ -56,6 +57,18 @@ func (w Weights) Redistribute(semantic, hrr bool) Weights {
 		out.FTS, out.Jaccard, out.HRR, out.Semantic = out.FTS*f, out.Jaccard*f, out.HRR*f, out.Semantic*f
 	}
 	return out
+}
+
+// Normalized returns the weights scaled to sum to 1, which is how recall
+// combines them: relevance is then exactly the weighted sum of the channel
+// scores, with no divisor hidden from the weights it reports. An all-zero
+// set is returned unchanged.
+func (w Weights) Normalized() Weights {
+	total := w.FTS + w.Jaccard + w.HRR + w.Semantic + w.PPR
+	if total <= 0 || total == 1 {
+		return w
+	}
+	return Weights{FTS: w.FTS / total, Jaccard: w.Jaccard / total, HRR: w.HRR / total, Semantic: w.Semantic / total, PPR: w.PPR / total}
 }
 
 // Validate rejects negative or non-finite weights and an all-zero set.

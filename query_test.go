@@ -2,6 +2,7 @@ package holomem_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -44,6 +45,26 @@ func TestValidateEntities(t *testing.T) {
 		err := holomem.ValidateEntities(tc.ents, tc.limit)
 		if tc.ok != (err == nil) || (err != nil && !errors.Is(err, holomem.ErrInvalid)) {
 			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}
+
+func TestWeights_Normalized(t *testing.T) {
+	tests := []struct {
+		in, want holomem.Weights
+	}{
+		{holomem.Weights{FTS: 0.45, Jaccard: 0.30, HRR: 0.25, PPR: 4}, holomem.Weights{FTS: 0.09, Jaccard: 0.06, HRR: 0.05, PPR: 0.8}},
+		{holomem.DefaultWeights(), holomem.DefaultWeights()},
+		{holomem.Weights{FTS: 2, Semantic: 2}, holomem.Weights{FTS: 0.5, Semantic: 0.5}},
+		{holomem.Weights{}, holomem.Weights{}},
+	}
+	for _, tt := range tests {
+		got := tt.in.Normalized()
+		for _, p := range [][2]float64{{got.FTS, tt.want.FTS}, {got.Jaccard, tt.want.Jaccard}, {got.HRR, tt.want.HRR}, {got.Semantic, tt.want.Semantic}, {got.PPR, tt.want.PPR}} {
+			if math.Abs(p[0]-p[1]) > 1e-12 {
+				t.Errorf("%+v.Normalized() = %+v, want %+v", tt.in, got, tt.want)
+				break
+			}
 		}
 	}
 }

@@ -128,3 +128,36 @@ func TestMemory_PPRBuriedHub(t *testing.T) {
 		t.Errorf("with PPR hub MRR = %.3f, want >= 0.9", with)
 	}
 }
+
+// TestMemory_PPRWeightsReported: with --ppr the weights recall reports are
+// the ones relevance is the plain weighted sum of (they sum to 1, PPR 0.8),
+// not a raw 4.00 with a hidden division by 5.
+func TestMemory_PPRWeightsReported(t *testing.T) {
+	m, s := testutil.MustOpenMemory(t, retrieve.Options{})
+	ctx := t.Context()
+	facts := []*holomem.Fact{{Content: "the deploy runbook for nginx"}, {Content: "nginx config lives in ops repo"}, {Content: "rollback steps"}}
+	if _, err := m.Import(ctx, facts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateEdges(ctx, []*holomem.Edge{{From: facts[0].ID, To: facts[2].ID, Kind: "mentions", Weight: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Recall(ctx, holomem.Query{Text: "nginx deploy", Limit: 10, PPR: true, NoTouch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := res.Weights
+	if sum := w.FTS + w.Jaccard + w.HRR + w.Semantic + w.PPR; math.Abs(sum-1) > 1e-9 || math.Abs(w.PPR-0.8) > 1e-9 {
+		t.Fatalf("weights = %+v (sum %v), want normalised with ppr 0.8", w, sum)
+	}
+	if len(res.Hits) == 0 {
+		t.Fatal("no hits")
+	}
+	for _, h := range res.Hits {
+		sc := h.Scores
+		want := sc.FTS*w.FTS + sc.Jaccard*w.Jaccard + sc.HRR*w.HRR + sc.Semantic*w.Semantic + sc.PPR*w.PPR
+		if len(h.Via) == 0 && math.Abs(h.Relevance-want) > 1e-9 {
+			t.Errorf("#%d relevance %v, weighted sum of its scores %v", h.Fact.ID, h.Relevance, want)
+		}
+	}
+}

@@ -128,6 +128,9 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	} else {
 		w.PPR = 0
 	}
+	// The weights reported are the ones relevance is the plain weighted sum
+	// of: PPR's 4 against the others' 1 shows as 0.80 and 0.20 in all.
+	w = w.Normalized()
 	res.Weights = w
 	clk.done(StagePPR)
 	hits := m.rank(cands, w)
