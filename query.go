@@ -154,7 +154,9 @@ func (q *Query) Normalize() {
 	if strings.TrimSpace(q.Namespace) == "" {
 		q.Namespace = DefaultNamespace
 	}
-	if q.Limit <= 0 {
+	// Only a missing limit takes the default: a negative one is an error
+	// (Validate), not silently the default.
+	if q.Limit == 0 {
 		q.Limit = DefaultLimit
 	}
 	if q.MinTrust == nil {
@@ -174,8 +176,8 @@ func (q *Query) Validate() error {
 	if len(q.Text) > MaxQueryBytes {
 		return fmt.Errorf("%w: query is %d bytes; the limit is %d", ErrInvalid, len(q.Text), MaxQueryBytes)
 	}
-	if q.Limit > MaxLimit {
-		return fmt.Errorf("%w: limit %d is above %d", ErrInvalid, q.Limit, MaxLimit)
+	if q.Limit < 0 || q.Limit > MaxLimit {
+		return fmt.Errorf("%w: limit %d is outside 1..%d", ErrInvalid, q.Limit, MaxLimit)
 	}
 	if q.MinTrust != nil && (math.IsNaN(*q.MinTrust) || *q.MinTrust < 0 || *q.MinTrust > 1) {
 		return fmt.Errorf("%w: min trust %v is outside 0..1", ErrInvalid, *q.MinTrust)

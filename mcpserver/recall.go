@@ -50,8 +50,10 @@ type HitsOutput struct {
 	Hits []holomem.Hit `json:"hits"`
 }
 
+// limitOr fills a missing limit; a negative one is left for the domain to
+// reject, as HTTP does, rather than silently becoming the default.
 func limitOr(n int) int {
-	if n <= 0 {
+	if n == 0 {
 		return DefaultToolLimit
 	}
 	return n

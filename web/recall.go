@@ -8,22 +8,53 @@ import (
 	"github.com/holomem/holomem"
 )
 
+// recallBody is POST /api/recall's body: a holomem.Query whose text is
+// "query", as in MCP's recall tool and GET's ?query=; "text" (holomem.Query's
+// own field name) is still accepted.
+type recallBody struct {
+	holomem.Query
+	QueryText *string `json:"query"`
+}
+
 // handleRecallPost runs a recall from a holomem.Query JSON body.
 func (s *Server) handleRecallPost(w http.ResponseWriter, r *http.Request) error {
-	var q holomem.Query
-	if err := s.decodeJSON(w, r, &q); err != nil {
+	var b recallBody
+	if err := s.decodeJSON(w, r, &b); err != nil {
 		return err
+	}
+	q := b.Query
+	var err error
+	if b.QueryText != nil {
+		if q.Text, err = oneQueryText(*b.QueryText, "query", q.Text, "text"); err != nil {
+			return err
+		}
 	}
 	q.Namespace = s.namespace(r, q.Namespace)
 	return s.recall(w, r, q)
 }
 
-// handleRecallGet runs a recall from ?q= (the text), ?limit=, ?category=,
-// ?min_trust=, ?ppr=, ?follow_causal= and ?include_superseded=.
+// oneQueryText returns the query text given under the canonical name or
+// its alias, refusing two different texts.
+func oneQueryText(text, name, alias, aliasName string) (string, error) {
+	switch {
+	case alias == "" || alias == text:
+		return text, nil
+	case text == "":
+		return alias, nil
+	}
+	return "", fmt.Errorf("%w: %s and %s differ: give the query once, as %s", holomem.ErrInvalid, name, aliasName, name)
+}
+
+// handleRecallGet runs a recall from ?query= (the text; ?q= is an alias),
+// ?limit=, ?category=, ?min_trust=, ?ppr=, ?follow_causal= and
+// ?include_superseded=.
 func (s *Server) handleRecallGet(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
-	q := holomem.Query{Text: v.Get("q"), Namespace: s.namespace(r, ""), Category: v.Get("category")}
-	var err error
+	text, err := oneQueryText(v.Get("query"), "query", v.Get("q"), "q")
+	if err != nil {
+		return err
+	}
+	q := holomem.Query{Text: text, Namespace: s.namespace(r, ""), Category: v.Get("category")}
 	if q.Limit, err = queryInt(r, "limit", 0); err != nil {
 		return err
 	}

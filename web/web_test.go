@@ -224,6 +224,9 @@ func TestServer_Errors(t *testing.T) {
 		{"BadBool", "GET", "/api/recall?q=tea&ppr=maybe", nil, 400, "invalid"},
 		{"RecallUnknownField", "POST", "/api/recall", map[string]any{"text": "tea", "fuzzy": true}, 400, "bad_request"},
 		{"RecallLimit", "POST", "/api/recall", map[string]any{"text": "tea", "limit": 5000}, 400, "invalid"},
+		{"RecallNegativeLimit", "POST", "/api/recall", map[string]any{"query": "tea", "limit": -5}, 400, "invalid"},
+		{"RecallTwoTexts", "POST", "/api/recall", map[string]any{"query": "tea", "text": "coffee"}, 400, "invalid"},
+		{"RecallGetTwoTexts", "GET", "/api/recall?query=tea&q=coffee", nil, 400, "invalid"},
 		{"ProbeNoEntity", "GET", "/api/probe", nil, 400, "invalid"},
 		{"ListLimit", "GET", "/api/facts?limit=5000", nil, 400, "invalid"},
 		{"EdgeSelfLoop", "POST", "/api/edges", map[string]any{"from": id, "to": id, "kind": "causal"}, 400, "invalid"},
@@ -266,6 +269,17 @@ func TestServer_Recall(t *testing.T) {
 	}
 	if len(get.Channels) == 0 {
 		t.Errorf("GET recall: no channels")
+	}
+	// "query" names the text on every door (MCP's recall tool too); "text"
+	// (POST) and "q" (GET) remain aliases.
+	for _, r := range []response{
+		e.do("POST", "/api/recall", map[string]any{"query": "what tea does Alice like", "limit": 5}),
+		e.do("POST", "/api/recall", map[string]any{"query": "what tea does Alice like", "text": "what tea does Alice like"}),
+		e.do("GET", "/api/recall?query="+url.QueryEscape("what tea does Alice like"), nil),
+	} {
+		if res := ok[holomem.Result](t, r, http.StatusOK); len(res.Hits) == 0 || res.Hits[0].Fact.ID != tea.Fact.ID {
+			t.Errorf("recall by query: hits %v, want %d first", hitIDs(res.Hits), tea.Fact.ID)
+		}
 	}
 	// FTS5 operators and quoting in the query are data.
 	for _, q := range []string{`"tea`, `tea AND coffee`, `-tea`, `tea*`, `col:tea`, `(tea OR`, `NEAR(tea coffee)`, `'; DROP TABLE facts; --`, `^tea`, `tea + "`} {
