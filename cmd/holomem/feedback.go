@@ -25,7 +25,7 @@ func (a *app) feedbackCmd() *cobra.Command {
 			}
 			f, err := m.Feedback(cmd.Context(), id, helpful)
 			if err != nil {
-				return fmt.Errorf("feedback on fact %d: %w", id, err)
+				return err // the store's error names the operation and the ids
 			}
 			f.Embedding = nil
 			return a.out(f, func(w io.Writer) { fmt.Fprintf(w, "#%d trust %.2f\n", f.ID, f.Trust) })

@@ -47,7 +47,7 @@ still deleted; the exit code is then 3 (not found).`,
 				return err
 			}
 			if len(missing) > 0 {
-				return fmt.Errorf("%d of %d facts: %w", len(missing), len(ids), holomem.ErrNotFound)
+				return fmt.Errorf("forget: %d of %d ids: %w", len(missing), len(ids), holomem.ErrNotFound)
 			}
 			return nil
 		},

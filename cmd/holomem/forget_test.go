@@ -36,3 +36,35 @@ func TestCLI_ForgetSome(t *testing.T) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// TestCLI_ErrorsSayItOnce: errors name the operation once
+// ("supersede 2 by 2: supersede 2 with 2: ..." said it twice).
+func TestCLI_ErrorsSayItOnce(t *testing.T) {
+	c := newCLI(t)
+	c.ok("add", "first fact")
+	c.ok("add", "second fact")
+	tests := []struct {
+		args []string
+		word string
+	}{
+		{[]string{"supersede", "2", "2"}, "supersede"},
+		{[]string{"supersede", "1", "99"}, "supersede"},
+		{[]string{"update", "99", "--category", "x"}, "update"},
+		{[]string{"feedback", "99", "--helpful"}, "feedback"},
+		{[]string{"forget", "99"}, "forget"},
+	}
+	for _, tt := range tests {
+		_, errs, code := c.run("", tt.args...)
+		if code == 0 {
+			t.Errorf("%v: exit 0", tt.args)
+			continue
+		}
+		msg := strings.SplitN(errs, "\n", 2)[0]
+		if errs := strings.SplitN(errs, "holomem:", 2); len(errs) == 2 {
+			msg = errs[1]
+		}
+		if n := strings.Count(msg, tt.word); n != 1 {
+			t.Errorf("%v: %q says %q %d times", tt.args, msg, tt.word, n)
+		}
+	}
+}

@@ -20,7 +20,7 @@ func (a *app) supersedeCmd() *cobra.Command {
 				return err
 			}
 			if err := m.Supersede(cmd.Context(), older, newer); err != nil {
-				return fmt.Errorf("supersede %d by %d: %w", older, newer, err)
+				return err // the store's error names the operation and the ids
 			}
 			return a.out(map[string]any{"superseded": older, "by": newer}, func(w io.Writer) {
 				fmt.Fprintf(w, "#%d now supersedes #%d\n", newer, older)

@@ -45,7 +45,7 @@ func (a *app) updateCmd() *cobra.Command {
 			}
 			f, err := m.Update(cmd.Context(), id, upd)
 			if err != nil {
-				return fmt.Errorf("update fact %d: %w", id, err)
+				return err // the store's error names the operation and the ids
 			}
 			f.Embedding = nil
 			return a.out(f, func(w io.Writer) { fmt.Fprintf(w, "updated #%d\n", f.ID) })
