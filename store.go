@@ -254,6 +254,11 @@ type Memory interface {
 	// Unlink deletes one edge between two facts of namespace ("" = any),
 	// with the rules of [ValidateUnlink]. Returns ErrInvalid or ErrNotFound.
 	Unlink(ctx context.Context, namespace string, from, to int64, kind EdgeKind) error
+	// Diagnose checks the whole store for doctor: vectors and HRR
+	// coverage, edge liveness, anchors, the vector index (running the
+	// recall canary) and the prompt hook's recent runs, judged with the
+	// thresholds above.
+	Diagnose(ctx context.Context) (*Diagnosis, error)
 	// Status says what the memory runs with for namespace: live channels,
 	// model, weights, the vector index's mode and canary, counts.
 	Status(ctx context.Context, namespace string) (*Status, error)
@@ -265,12 +270,20 @@ type Memory interface {
 	Reason(ctx context.Context, namespace string, entities []string, limit int) ([]Hit, error)
 }
 
+// Outcomes of one prompt hook run ([Injection.Outcome]).
+const (
+	InjectionInjected = "injected"
+	InjectionEmpty    = "empty"
+	InjectionTimeout  = "timeout"
+	InjectionFailed   = "failed"
+)
+
 // Injection is one run of the prompt hook, logged so doctor can show how
 // often memory was injected, empty, failed or missed its deadline.
 type Injection struct {
 	At        time.Time `json:"at"`
 	Namespace string    `json:"namespace"`
-	// Outcome is "injected", "empty", "timeout" or "failed".
+	// Outcome is InjectionInjected, InjectionEmpty, InjectionTimeout or InjectionFailed.
 	Outcome string        `json:"outcome"`
 	Hits    int           `json:"hits"`
 	Took    time.Duration `json:"took_ns"`

@@ -4,17 +4,16 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
 )
 
-// Edge liveness windows for [holomem.EdgeActivity].
+// Edge liveness windows for [holomem.EdgeActivity], set by the domain.
 const (
-	recentWindow   = 7 * 24 * time.Hour
-	previousWindow = 30 * 24 * time.Hour
+	recentWindow   = holomem.EdgeRecentWindow
+	previousWindow = holomem.EdgePreviousWindow
 )
 
 // Stats summarises the store for doctor and stats; an empty namespace
@@ -96,10 +95,7 @@ func (s *Store) Stats(ctx context.Context, namespace string) (*holomem.Stats, er
 				return err
 			}
 			ea.Kind, ea.Newest = holomem.EdgeKind(kind), fromNanos(newest)
-			if ea.Last7d == 0 && ea.Prev30d > 0 {
-				ea.Stalled = true
-				ea.Comments = fmt.Sprintf("no %s edges from %s in the last 7 days after %d in the 30 days before", kind, ea.Origin, ea.Prev30d)
-			}
+			ea.Judge()
 			st.EdgeActivity = append(st.EdgeActivity, ea)
 		}
 		return rows.Err()

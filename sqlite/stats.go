@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/holomem/holomem"
 )
 
-// Edge liveness windows for [holomem.EdgeActivity].
+// Edge liveness windows for [holomem.EdgeActivity], set by the domain.
 const (
-	recentWindow   = 7 * 24 * time.Hour
-	previousWindow = 30 * 24 * time.Hour
+	recentWindow   = holomem.EdgeRecentWindow
+	previousWindow = holomem.EdgePreviousWindow
 )
 
 // Stats summarises the store for doctor and stats; an empty namespace
@@ -92,10 +91,7 @@ func (s *Store) Stats(ctx context.Context, namespace string) (*holomem.Stats, er
 				return err
 			}
 			a.Kind, a.Newest = holomem.EdgeKind(kind), fromNanos(newest)
-			if a.Last7d == 0 && a.Prev30d > 0 {
-				a.Stalled = true
-				a.Comments = fmt.Sprintf("no %s edges from %s in the last 7 days after %d in the 30 days before", kind, a.Origin, a.Prev30d)
-			}
+			a.Judge()
 			st.EdgeActivity = append(st.EdgeActivity, a)
 		}
 		return rows.Err()

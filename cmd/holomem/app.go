@@ -62,9 +62,6 @@ type app struct {
 	busy chan struct{}
 	// hookRecallFn replaces the hook's recall in tests.
 	hookRecallFn func(ctx context.Context, prompt string, limit, budget int, minScore float64) (string, int, error)
-
-	// doctorExtras add sections to doctor's report (graph canary, hook exposure).
-	doctorExtras []func(*cobra.Command, *doctorReport) error
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/anchor"
 	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/retrieve"
 )
@@ -28,15 +27,9 @@ type doctorReport struct {
 	WithoutVectors int                    `json:"facts_without_vectors"`
 	WithoutHRR     int                    `json:"facts_without_hrr"`
 	EdgeActivity   []holomem.EdgeActivity `json:"edge_activity,omitempty"`
-	Stale          []staleFact            `json:"stale_anchors,omitempty"`
+	Stale          []holomem.StaleAnchor  `json:"stale_anchors,omitempty"`
 	Extra          map[string]any         `json:"extra,omitempty"`
 	Warnings       []string               `json:"warnings,omitempty"`
-}
-
-type staleFact struct {
-	ID     int64  `json:"id"`
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
 }
 
 func (a *app) doctorCmd() *cobra.Command {
@@ -53,125 +46,46 @@ func (a *app) doctorCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			for _, x := range a.doctorExtras {
-				if err := x(cmd, r); err != nil {
-					return err
-				}
-			}
 			return a.out(r, func(w io.Writer) { printDoctor(w, r) })
 		},
 	}
 }
 
-// diagnose computes doctor's report (without the command's extras): the
-// doctor command prints it and the web UI's status page shows it.
+// diagnose turns the memory's diagnosis into doctor's report: the doctor
+// command prints it and the web UI's status page shows it. The checks and
+// thresholds are the domain's ([retrieve.Memory.Diagnose]); this adds what
+// only the binary knows (the database path, how to get a model, backups).
 func (a *app) diagnose(ctx context.Context, m *retrieve.Memory) (*doctorReport, error) {
-	s := m.Store()
-	st, err := s.Stats(ctx, "")
+	d, err := m.Diagnose(ctx)
 	if err != nil {
 		return nil, err
 	}
+	st := d.Stats
 	r := &doctorReport{
 		DB: a.dbPath, SchemaVersion: st.SchemaVersion, Facts: st.Facts, Entities: st.Entities,
-		Edges: st.Edges, Channels: m.Channels(), Model: a.modelName, WithoutHRR: st.WithoutHRR,
-		EdgeActivity: st.EdgeActivity, Extra: map[string]any{},
+		Edges: st.Edges, Channels: d.Channels, Model: a.modelName, WithoutVectors: d.WithoutVectors,
+		WithoutHRR: st.WithoutHRR, EdgeActivity: st.EdgeActivity, Stale: d.Stale, Extra: map[string]any{},
 	}
-	if emb := m.Embedder(); emb != nil {
-		r.ModelStatus = "installed: " + emb.ModelID()
-		r.WithoutVectors = st.Facts - st.Models[emb.ModelID()]
-		if r.WithoutVectors > 0 {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%d facts have no vector of %s: run `holomem backfill`", r.WithoutVectors, emb.ModelID()))
-		}
+	if d.Model != "" {
+		r.ModelStatus = "installed: " + d.Model
 	} else {
 		r.ModelStatus = a.modelMissingHint()
-		r.WithoutVectors = st.Facts
 	}
-	if r.WithoutHRR > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%d facts have no HRR vector: run `holomem backfill`", r.WithoutHRR))
-	}
-	for _, ea := range st.EdgeActivity {
-		if ea.Stalled {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("no %s edges from %q in the last 7 days (there were %d in the 30 days before): check the importer or the pattern that makes them", ea.Kind, ea.Origin, ea.Prev30d))
+	for _, f := range d.Findings {
+		msg := f.Message
+		if f.Namespace != "" {
+			msg = "namespace " + f.Namespace + ": " + msg
 		}
-	}
-	stale, unchecked, err := a.staleAnchors(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	r.Stale = stale
-	if len(stale) > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%d anchored facts describe files that changed or vanished: review them (holomem get ID), then update or forget them", len(stale)))
-	}
-	if unchecked > 0 {
-		why := "their paths are not inside the anchor root " + m.Anchors().Root() + " (absolute paths from an older holomem): update the anchors or forget the facts"
-		if m.Anchors().Root() == "" {
-			why = anchor.ErrNoRoot.Error()
-		}
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%d anchored facts could not be checked: %s", unchecked, why))
+		r.Warnings = append(r.Warnings, msg)
 	}
 	if m.Embedder() != nil {
-		idx, err := m.Index().Status(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for i, st := range idx {
-			if st.Nodes > 0 && st.Mode == index.ModeHNSW {
-				// The canary: ANN against exact on a sample, recorded.
-				if c, err := m.Index().Canary(ctx, st.Namespace, 100); err == nil {
-					idx[i].Recall, idx[i].CanaryAt = c.Recall, c.At
-					if c.Tripped {
-						idx[i].Mode = index.ModeFallback
-						r.Warnings = append(r.Warnings, fmt.Sprintf("namespace %s: ANN recall@10 %.2f < %.2f, searching exactly: run `holomem graph build`", st.Namespace, c.Recall, c.Min))
-					}
-				}
-			}
-			for _, n := range idx[i].Notes {
-				r.Warnings = append(r.Warnings, "namespace "+st.Namespace+": "+n)
-			}
-		}
-		r.Extra["vector_index"] = idx
+		r.Extra["vector_index"] = d.Index
 	}
-	hooks, err := s.InjectionStats(ctx, time.Now().Add(-24*time.Hour))
-	if err != nil {
-		return nil, err
+	if d.Hooks != nil {
+		r.Extra["hook_24h"] = d.Hooks
 	}
-	if hooks.Total > 0 {
-		r.Extra["hook_24h"] = hooks
-		if late := hooks.Outcomes[hookTimeout]; late*10 > hooks.Total {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("the prompt hook missed its deadline %d of %d times in 24 h: raise --deadline or check the machine's load", late, hooks.Total))
-		}
-	}
-	r.Extra["last_backup"] = backupAge(ctx, s)
+	r.Extra["last_backup"] = backupAge(ctx, m.Store())
 	return r, nil
-}
-
-// staleAnchors lists the anchored facts whose files changed or vanished,
-// and counts those that cannot be checked (no anchor root, or a path
-// written by an older version outside it).
-func (a *app) staleAnchors(ctx context.Context, m *retrieve.Memory) (stale []staleFact, unchecked int, err error) {
-	var after int64
-	for {
-		facts, _, err := m.Store().FindFacts(ctx, holomem.FactFilter{AfterID: after, Limit: 1000})
-		if err != nil {
-			return nil, 0, err
-		}
-		if len(facts) == 0 {
-			return stale, unchecked, nil
-		}
-		for _, f := range facts {
-			after = f.ID
-			if f.Anchor == nil {
-				continue
-			}
-			if m.Anchors().Checkable(f.Anchor) != nil {
-				unchecked++
-				continue
-			}
-			if why := m.AnchorState(ctx, f.Anchor); why != "" {
-				stale = append(stale, staleFact{ID: f.ID, Path: f.Anchor.Path, Reason: why})
-			}
-		}
-	}
 }
 
 func printDoctor(w io.Writer, r *doctorReport) {

@@ -27,10 +27,10 @@ type hookEvent struct {
 
 // Outcomes of one hook run, logged in the store for doctor.
 const (
-	hookInjected = "injected"
-	hookEmpty    = "empty"
-	hookTimeout  = "timeout"
-	hookFailed   = "failed"
+	hookInjected = holomem.InjectionInjected
+	hookEmpty    = holomem.InjectionEmpty
+	hookTimeout  = holomem.InjectionTimeout
+	hookFailed   = holomem.InjectionFailed
 )
 
 // maxHookInput bounds what the hook reads from stdin.
