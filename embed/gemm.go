@@ -78,10 +78,13 @@ func gemm(k *kernels, dst []float32, ldd int, x []float32, ldx, rows, in int, p 
 // steps of k make a block of packed weights of 128 KiB, which stays in L2
 // while every row block passes over it; the row block's blockK inputs
 // (6 KiB) stay in L1 across the blockN panels. This is the blocking of
-// ONNX Runtime's MLAS SGEMM (StrideN 128, StrideK 256).
+// ONNX Runtime's MLAS SGEMM (StrideN 128, StrideK 256). Rows go in
+// blocks of blockM so that a k block of the inputs (96 KiB) stays in L2
+// too when a batch has hundreds of rows.
 const (
 	blockN = 8
 	blockK = 256
+	blockM = 16 * tileM
 )
 
 // gemmPanels computes the output panels [p0, p1) of gemm.
@@ -90,27 +93,31 @@ func gemmPanels(k *kernels, dst []float32, ldd int, x []float32, ldx, rows, in i
 	if p1*tileN > out {
 		full = p1 - 1 // the last panel is partial
 	}
-	for pb := p0; pb < full; pb += blockN {
-		pe := min(pb+blockN, full)
-		for kb := 0; kb < in; kb += blockK {
-			kc := min(blockK, in-kb)
-			// Later k blocks add to what the first one stored (bias and
-			// residual included); the activation waits for the last.
-			acc := ep == epAdd || kb > 0
-			last := kb+kc == in
-			for t := 0; t < rows; t += tileM {
-				mr := min(tileM, rows-t)
-				a := x[t*ldx+kb:]
-				for pi := pb; pi < pe; pi++ {
-					j := pi * tileN
-					var bb []float32
-					if bias != nil && kb == 0 {
-						bb = bias[j : j+tileN]
-					}
-					c := dst[t*ldd+j:]
-					k.gemmTile(a, ldx, p[(pi*in+kb)*tileN:(pi*in+kb+kc)*tileN], kc, c, ldd, bb, acc, mr)
-					if last {
-						finishTile(k, c, ldd, mr, tileN, ep)
+	for m0 := 0; m0 < rows; m0 += blockM {
+		m1 := min(rows, m0+blockM)
+		for pb := p0; pb < full; pb += blockN {
+			pe := min(pb+blockN, full)
+			for kb := 0; kb < in; kb += blockK {
+				kc := min(blockK, in-kb)
+				// Later k blocks add to what the first one stored (bias
+				// and residual included); the activation waits for the
+				// last.
+				acc := ep == epAdd || kb > 0
+				last := kb+kc == in
+				for t := m0; t < m1; t += tileM {
+					mr := min(tileM, m1-t)
+					a := x[t*ldx+kb:]
+					for pi := pb; pi < pe; pi++ {
+						j := pi * tileN
+						var bb []float32
+						if bias != nil && kb == 0 {
+							bb = bias[j : j+tileN]
+						}
+						c := dst[t*ldd+j:]
+						k.gemmTile(a, ldx, p[(pi*in+kb)*tileN:(pi*in+kb+kc)*tileN], kc, c, ldd, bb, acc, mr)
+						if last {
+							finishTile(k, c, ldd, mr, tileN, ep)
+						}
 					}
 				}
 			}
