@@ -24,7 +24,10 @@ const (
 // distinct stems of its content words (stop and question words removed).
 type lexicalQuery struct {
 	stems []string
-	idf   []float64
+	// prefixes[i] is stems[i]'s text.MorphPrefix ("" for none): a fact
+	// word with that prefix counts half an occurrence of the stem.
+	prefixes []string
+	idf      []float64
 }
 
 // newLexicalQuery looks up the stems' document frequencies. It returns
@@ -40,6 +43,7 @@ func (m *Memory) newLexicalQuery(ctx context.Context, q string) (*lexicalQuery, 
 		st := text.Stem(t)
 		if !contains(lq.stems, st) {
 			lq.stems = append(lq.stems, st)
+			lq.prefixes = append(lq.prefixes, text.MorphPrefix(t))
 		}
 	}
 	if len(lq.stems) == 0 {
@@ -73,7 +77,7 @@ func contains(list []string, s string) bool {
 func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate) {
 	type doc struct {
 		c   *candidate
-		tf  map[string]int
+		tf  map[string]float64
 		len int
 	}
 	docs := make([]doc, 0, len(cands))
@@ -82,7 +86,7 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate) {
 		if c.fact == nil {
 			continue
 		}
-		d := doc{c: c, tf: make(map[string]int, len(lq.stems))}
+		d := doc{c: c, tf: make(map[string]float64, len(lq.stems))}
 		body := c.fact.Content
 		if len(c.fact.Tags) > 0 {
 			body += " " + strings.Join(c.fact.Tags, " ")
@@ -92,6 +96,12 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate) {
 			st := text.Stem(t)
 			if contains(lq.stems, st) {
 				d.tf[st]++
+				continue
+			}
+			for j, p := range lq.prefixes {
+				if p != "" && strings.HasPrefix(st, p) {
+					d.tf[lq.stems[j]] += 0.5
+				}
 			}
 		}
 		total += d.len
@@ -107,7 +117,7 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate) {
 		s := 0.0
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(d.len)/avg)
 		for j, st := range lq.stems {
-			if f := float64(d.tf[st]); f > 0 {
+			if f := d.tf[st]; f > 0 {
 				s += lq.idf[j] * f * (bm25K1 + 1) / (f + norm)
 			}
 		}

@@ -30,15 +30,23 @@ func match(query, op string) string {
 		if b.Len() > 0 {
 			b.WriteString(op)
 		}
-		st := Stem(tok)
-		if st == tok {
+		st, pre := Stem(tok), MorphPrefix(tok)
+		if st == tok && pre == "" {
 			writeQuoted(&b, tok)
 			return
 		}
 		b.WriteByte('(')
 		writeQuoted(&b, tok)
-		b.WriteString(" OR ")
-		writeQuoted(&b, st)
+		if st != tok {
+			b.WriteString(" OR ")
+			writeQuoted(&b, st)
+		}
+		if pre != "" {
+			// Other inflections and derivations of a Cyrillic word.
+			b.WriteString(" OR ")
+			writeQuoted(&b, pre)
+			b.WriteString(" *")
+		}
 		b.WriteByte(')')
 	})
 	return b.String()

@@ -165,3 +165,32 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// morphPrefixLen is how many leading letters of a Cyrillic stem
+// [MorphPrefix] keeps: Snowball leaves derivations and aspect pairs with
+// different stems ("развертывание" -> развертыван, "развернули" ->
+// развернул), and five letters is the shortest prefix that joins them on
+// the committed inflection set (eval/testdata/morph.jsonl) without joining
+// unrelated words often.
+const morphPrefixLen = 5
+
+// MorphPrefix returns the prefix under which inflected and derived forms
+// of a Cyrillic token are matched: the first five letters of its stem when
+// the stem has at least seven (shorter stems, often names such as "алексе",
+// match exactly), else "".
+func MorphPrefix(tok string) string {
+	if scriptOf(tok) != scriptCyrillic {
+		return ""
+	}
+	st := Stem(tok)
+	if utf8.RuneCountInString(st) <= morphPrefixLen+1 {
+		return ""
+	}
+	i, n := 0, 0
+	for n < morphPrefixLen {
+		_, w := utf8.DecodeRuneInString(st[i:])
+		i += w
+		n++
+	}
+	return st[:i]
+}

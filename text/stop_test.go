@@ -26,3 +26,22 @@ func TestContentTokens(t *testing.T) {
 		t.Errorf("QueryText = %q", got)
 	}
 }
+
+func TestMorphPrefix(t *testing.T) {
+	tests := []struct{ tok, want string }{
+		{"развертывание", "разве"},
+		{"развернули", "разве"},
+		{"алексея", ""}, // stem "алекс" is too short: names match exactly
+		{"deployment", ""},
+		{"nginx", ""},
+		{"да", ""},
+	}
+	for _, tc := range tests {
+		if got := MorphPrefix(tc.tok); got != tc.want {
+			t.Errorf("MorphPrefix(%q) = %q, want %q", tc.tok, got, tc.want)
+		}
+	}
+	if got := MatchAny("развертывание nginx"); got != `("развертывание" OR "развертыван" OR "разве" *) OR "nginx"` {
+		t.Errorf("MatchAny = %s", got)
+	}
+}

@@ -68,3 +68,27 @@ func TestCLI_Eval(t *testing.T) {
 		t.Errorf("bad data: exit %d, want %d", code, exitInvalid)
 	}
 }
+
+// TestCLI_EvalMorphology runs the committed ru/en inflection set: every
+// query must find its fact first (README: hit@1).
+func TestCLI_EvalMorphology(t *testing.T) {
+	c := newCLI(t)
+	var rep struct {
+		Queries int `json:"queries"`
+		Systems []struct {
+			Name    string `json:"name"`
+			Overall struct {
+				At []struct {
+					Hit float64 `json:"hit"`
+				} `json:"at"`
+			} `json:"overall"`
+		} `json:"systems"`
+	}
+	c.json(&rep, "eval", filepath.Join("..", "..", "eval", "testdata", "morph.jsonl"), "-k", "1")
+	if rep.Queries < 40 || len(rep.Systems) != 2 {
+		t.Fatalf("report = %+v", rep)
+	}
+	if hit := rep.Systems[1].Overall.At[0].Hit; hit < 0.95 {
+		t.Errorf("hybrid hit@1 = %.3f on the inflection set, want >= 0.95", hit)
+	}
+}
