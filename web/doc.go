@@ -1,6 +1,36 @@
-// Package web serves holomem over HTTP: a JSON API under /api, a health
-// check at /healthz, and (optionally) the MCP streamable-HTTP handler at
-// /mcp.
+// Package web serves holomem over HTTP: HTML pages for people at /, a
+// JSON API under /api, a health check at /healthz, and (optionally) the MCP
+// streamable-HTTP handler at /mcp.
+//
+// # Pages
+//
+// Server-rendered html/template pages (templates/, assets/ via go:embed)
+// that work without JavaScript: every action is a plain link or form and a
+// POST answers 303 to the page that shows its result. htmx (assets/, fetched
+// by gen_htmx.sh from npm with a checked SHA-256) only makes navigation
+// swap the page in place.
+//
+//	GET  /                         search (hybrid recall, per-channel <meter>s) or the newest facts
+//	GET  /facts/{id}               a fact: badge, tags, trust, counts, anchor, entities, edges, causal chain
+//	POST /facts/{id}/edit          content, category, tags
+//	POST /facts/{id}/feedback      helpful=true|false
+//	GET  /facts/{id}/forget        confirmation; POST with confirm=yes forgets
+//	POST /facts/{id}/supersede     old=ID (this fact replaces it)
+//	POST /facts/{id}/link          to=ID kind=K
+//	GET  /probe?entity=            facts about an entity and related entities
+//	GET  /add, POST /add           action=check shows near-duplicates and contradictions, action=save stores
+//	GET  /status                   Options.Status (doctor's findings) and the store's counts
+//	GET  /import, POST /import     upload (jsonl, gh JSON, zip of markdown) run by Options.Import
+//	GET  /import/{job}             progress, reloading itself until the job ends
+//	GET  /login, POST /login       with Options.Token: the token for an HttpOnly session cookie
+//
+// Every page is sent with a Content-Security-Policy that allows scripts
+// and styles from this server only (no inline script or style), with
+// Cache-Control: no-store, and every POST needs the form's CSRF token (an
+// HMAC of a per-browser random cookie under a per-process secret) on top
+// of the cross-origin and Host checks below. The pages curate the whole
+// database: a fact page opens a fact of any namespace; ?namespace= picks
+// the namespace searched and listed.
 //
 // # Model
 //
