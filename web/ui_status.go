@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/holomem/holomem"
 )
@@ -38,9 +39,31 @@ type statusData struct {
 	Counts []StatusSection
 }
 
-// channeler is implemented by memories that report their live channels.
-type channeler interface {
-	Channels() []holomem.Channel
+// memoryStatus lays holomem.Status out as a status section.
+func memoryStatus(ms *holomem.Status) *Status {
+	ch := make([]string, len(ms.Channels))
+	for i, c := range ms.Channels {
+		ch[i] = string(c)
+	}
+	model := ms.Model
+	if model == "" {
+		model = "none (semantic channel off)"
+	}
+	w := ms.Weights
+	sec := StatusSection{Title: "recall in " + ms.Namespace, Rows: []StatusRow{
+		{Name: "channels live", Value: strings.Join(ch, ", ")},
+		{Name: "model", Value: model, Warn: ms.Model == ""},
+		{Name: "weights", Value: fmt.Sprintf("fts %.2f jaccard %.2f hrr %.2f semantic %.2f", w.FTS, w.Jaccard, w.HRR, w.Semantic)},
+	}}
+	if ix := ms.Index; ix != nil {
+		rec := "no canary yet"
+		if ix.Recall >= 0 {
+			rec = fmt.Sprintf("canary recall@10 %.3f", ix.Recall)
+		}
+		sec.Rows = append(sec.Rows, StatusRow{Name: "vector index",
+			Value: fmt.Sprintf("%d vectors, mode %s, graph %d nodes, delta %d, %s", ix.Vectors, ix.Mode, ix.Nodes, ix.Delta, rec)})
+	}
+	return &Status{Sections: []StatusSection{sec}, Warnings: ms.Notes}
 }
 
 func (s *Server) handleStatusPage(w http.ResponseWriter, r *http.Request, p *page) error {
@@ -52,17 +75,12 @@ func (s *Server) handleStatusPage(w http.ResponseWriter, r *http.Request, p *pag
 		}
 		d.Status = st
 	} else {
-		d.Status = &Status{}
-		if c, ok := s.mem.(channeler); ok {
-			row := StatusRow{Name: "channels live"}
-			for i, ch := range c.Channels() {
-				if i > 0 {
-					row.Value += ", "
-				}
-				row.Value += string(ch)
-			}
-			d.Status.Sections = append(d.Status.Sections, StatusSection{Title: "recall", Rows: []StatusRow{row}})
+		// Without the command's doctor: what the memory reports itself.
+		ms, err := s.mem.Status(r.Context(), p.Namespace)
+		if err != nil {
+			return fmt.Errorf("status: %w", err)
 		}
+		d.Status = memoryStatus(ms)
 	}
 	st, err := s.store.Stats(r.Context(), "")
 	if err != nil {

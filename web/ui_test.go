@@ -384,3 +384,21 @@ func TestUI_PageWeight(t *testing.T) {
 		t.Errorf("search page weighs %d bytes without htmx, budget 61440", total)
 	}
 }
+
+func TestUI_Status(t *testing.T) {
+	b := newBrowser(t, web.Options{})
+	b.remember("nginx is deployed with Ansible")
+	r := b.get("/status")
+	for _, want := range []string{"channels live", "fts", "facts per namespace", "default"} {
+		if !bytes.Contains(r.body, []byte(want)) {
+			t.Errorf("status page without Options.Status lacks %q", want)
+		}
+	}
+	b2 := newBrowser(t, web.Options{Status: func(context.Context) (*web.Status, error) {
+		return &web.Status{Warnings: []string{"<b>stale</b> anchor"}, Sections: []web.StatusSection{{Title: "doctor", Rows: []web.StatusRow{{Name: "model", Value: "none", Warn: true}}}}}, nil
+	}})
+	r = b2.get("/status")
+	if !bytes.Contains(r.body, []byte("&lt;b&gt;stale&lt;/b&gt; anchor")) || !bytes.Contains(r.body, []byte(`<tr class="warn"><th>model</th>`)) {
+		t.Errorf("status page with Options.Status: %.2000s", r.body)
+	}
+}
