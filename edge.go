@@ -164,3 +164,26 @@ type EdgeFilter struct {
 	Namespace string
 	Limit     int
 }
+
+// Directions of a [ChainStep].
+const (
+	// ChainBackward steps go against the edges: what led to the start (the
+	// issue a fix closed).
+	ChainBackward = "backward"
+	// ChainForward steps follow the edges: what the start led to (the fix).
+	ChainForward = "forward"
+)
+
+// DefaultChainDepth is how many hops [Memory.Chain] follows when asked for 0.
+const DefaultChainDepth = 5
+
+// ChainStep is one fact a chain reaches from its start, with the shortest
+// path there.
+type ChainStep struct {
+	// Direction is ChainBackward or ChainForward.
+	Direction string `json:"direction"`
+	// Path runs from the start to Fact, ids included.
+	Path  []int64    `json:"path"`
+	Kinds []EdgeKind `json:"kinds"`
+	Fact  *Fact      `json:"fact"`
+}

@@ -254,6 +254,12 @@ type Memory interface {
 	// Unlink deletes one edge between two facts of namespace ("" = any),
 	// with the rules of [ValidateUnlink]. Returns ErrInvalid or ErrNotFound.
 	Unlink(ctx context.Context, namespace string, from, to int64, kind EdgeKind) error
+	// Chain follows edges of kinds (none: causal) both ways from fact id,
+	// at most depth hops (<= 0: DefaultChainDepth): what led to the fact and
+	// what it led to, each fact once with a shortest path, backward steps
+	// first, then by depth and id. It reads only the fact's neighbourhood.
+	// Returns ErrNotFound for an unknown id.
+	Chain(ctx context.Context, id int64, kinds []EdgeKind, depth int) ([]ChainStep, error)
 	// Diagnose checks the whole store for doctor: vectors and HRR
 	// coverage, edge liveness, anchors, the vector index (running the
 	// recall canary) and the prompt hook's recent runs, judged with the

@@ -141,49 +141,21 @@ func (s *Server) factsByID(ctx context.Context, ids []int64) (map[int64]*holomem
 	return out, nil
 }
 
-// causalChain follows causal edges both ways from id, breadth first, up to
-// chainDepth steps and chainMax facts: what caused the fact and what it caused.
+// causalChain follows causal edges both ways from id ([holomem.Memory.Chain])
+// up to chainDepth steps, and keeps the first chainMax facts: what caused
+// the fact and what it caused.
 func (s *Server) causalChain(ctx context.Context, id int64) ([]chainStep, error) {
+	steps, err := s.mem.Chain(ctx, id, []holomem.EdgeKind{holomem.EdgeCausal}, chainDepth)
+	if err != nil {
+		return nil, err
+	}
 	var out []chainStep
-	for _, dir := range []string{"cause", "effect"} {
-		seen := map[int64]bool{id: true}
-		frontier := []int64{id}
-		for depth := 1; depth <= chainDepth && len(frontier) > 0 && len(out) < chainMax; depth++ {
-			var next []int64
-			for _, at := range frontier {
-				flt := holomem.EdgeFilter{Kinds: []holomem.EdgeKind{holomem.EdgeCausal}, Limit: chainMax}
-				if dir == "cause" {
-					flt.To = at
-				} else {
-					flt.From = at
-				}
-				es, err := s.store.FindEdges(ctx, flt)
-				if err != nil {
-					return nil, fmt.Errorf("causal chain of %d: %w", id, err)
-				}
-				for _, e := range es {
-					o := e.To
-					if dir == "cause" {
-						o = e.From
-					}
-					if !seen[o] {
-						seen[o] = true
-						next = append(next, o)
-					}
-				}
-			}
-			slices.Sort(next)
-			byID, err := s.factsByID(ctx, next)
-			if err != nil {
-				return nil, err
-			}
-			for _, o := range next {
-				if f := byID[o]; f != nil && len(out) < chainMax {
-					out = append(out, chainStep{Dir: dir, Depth: depth, Fact: f})
-				}
-			}
-			frontier = next
+	for _, st := range steps[:min(len(steps), chainMax)] {
+		dir := "effect"
+		if st.Direction == holomem.ChainBackward {
+			dir = "cause"
 		}
+		out = append(out, chainStep{Dir: dir, Depth: len(st.Path) - 1, Fact: st.Fact})
 	}
 	return out, nil
 }
