@@ -244,6 +244,12 @@ type FactFilter struct {
 	WithEmbedding bool
 	// WithHRR loads the HRR vector.
 	WithHRR bool
+	// Lean lets a store skip what a hot path does not need: the facts'
+	// Entities and the total count (FindFacts then returns the number of
+	// facts it returned as the total). Recall
+	// scores dozens of candidates per query and reads entities only for
+	// the few it returns ([EntityStore.EntitiesOf]).
+	Lean bool
 	// Offset and Limit page the result; Limit 0 means no limit.
 	Offset, Limit int
 }

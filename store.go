@@ -148,6 +148,11 @@ type SearchOptions struct {
 	// without first requiring all terms (recall widens its candidates
 	// this way and lets fusion decide).
 	AnyTerm bool
+	// MaxTermDocs, when positive, bounds the relaxed any-term search to
+	// the words found in at most that many facts (the rarest word is always
+	// kept). Write-time hygiene sets it: its cost must not grow with the
+	// store. Stores that cannot count documents per word may ignore it.
+	MaxTermDocs int
 }
 
 // SearchOption sets one of [SearchOptions].
@@ -161,6 +166,12 @@ func WithSuperseded() SearchOption {
 // WithAnyTerm makes a search rank facts with any of the terms (see [SearchOptions.AnyTerm]).
 func WithAnyTerm() SearchOption {
 	return func(o *SearchOptions) { o.AnyTerm = true }
+}
+
+// WithMaxTermDocs bounds the relaxed search to words found in at most n
+// facts (see [SearchOptions.MaxTermDocs]).
+func WithMaxTermDocs(n int) SearchOption {
+	return func(o *SearchOptions) { o.MaxTermDocs = n }
 }
 
 // ApplySearchOptions folds opts into a SearchOptions value (for stores).

@@ -21,7 +21,19 @@ const (
 	// prefers dark mode" vs "Alice prefers light mode" overlap 0.6; "Alice
 	// lives in Berlin" vs "Alice likes tea" only 0.14).
 	contradictionJaccard = 0.3
+	// hygieneTermDocs bounds the relaxed duplicate search to words found in
+	// at most this many facts (the rarest is always kept): a near-duplicate
+	// shares most of f's words, so it contains the rare ones too, and
+	// ranking every fact that contains a common word made each write cost
+	// time in proportion to the store (20 adds/s at 100k facts).
+	hygieneTermDocs = 200
 )
+
+// recentEntityFacts is implemented by stores that can list an entity's
+// newest facts without reading all of them (the SQLite store).
+type recentEntityFacts interface {
+	RecentFactIDsByEntity(ctx context.Context, namespace, name string, limit int) ([]int64, error)
+}
 
 // hygiene finds facts in f's namespace that f nearly duplicates, and facts
 // about the same entities that say something different (likely
@@ -29,7 +41,7 @@ const (
 func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (dups, contras []holomem.Hit, err error) {
 	cands := map[int64]*candidate{}
 	if q := hygieneQuery(f.Content); q != "" {
-		matches, err := m.store.SearchText(ctx, f.Namespace, q, hygieneCandidates)
+		matches, err := m.store.SearchText(ctx, f.Namespace, q, hygieneCandidates, holomem.WithMaxTermDocs(hygieneTermDocs))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -39,11 +51,19 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 	}
 	// Facts about the same entities are the contradiction candidates even
 	// when they share few words.
-	for i, e := range text.Entities(f.Content) {
+	myEntities := text.Entities(f.Content)
+	recent, _ := m.store.(recentEntityFacts)
+	for i, e := range myEntities {
 		if i == hygieneEntities {
 			break
 		}
-		ids, err := m.store.FactIDsByEntity(ctx, f.Namespace, e.Name)
+		var ids []int64
+		var err error
+		if recent != nil {
+			ids, err = recent.RecentFactIDsByEntity(ctx, f.Namespace, e.Name, hygieneCandidates)
+		} else {
+			ids, err = m.store.FactIDsByEntity(ctx, f.Namespace, e.Name)
+		}
 		if err != nil && !isNotFound(err) {
 			return nil, nil, err
 		}
@@ -78,7 +98,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 		nearJ, nearCos = m.opts.NearDuplicate, m.opts.NearDuplicate
 	}
 	mine := text.SortedSet(text.Tokens(f.Content))
-	myEnts := entitySet(text.Entities(f.Content))
+	myEnts := entitySet(myEntities)
 	for _, c := range cands {
 		other := c.fact
 		if other == nil || other.Content == f.Content {
@@ -102,6 +122,12 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 	}
 	sortHits(dups)
 	sortHits(contras)
+	if err := m.attachEntities(ctx, dups); err != nil {
+		return nil, nil, err
+	}
+	if err := m.attachEntities(ctx, contras); err != nil {
+		return nil, nil, err
+	}
 	return dups, contras, nil
 }
 

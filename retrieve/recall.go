@@ -144,6 +144,9 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		hits = hits[:q.Limit]
 	}
 	clk.done(StagePPR)
+	if err := m.attachEntities(ctx, hits); err != nil {
+		return nil, err
+	}
 	m.markStale(ctx, hits)
 	clk.done(StageRank)
 	if !q.NoTouch && len(hits) > 0 {
@@ -195,7 +198,7 @@ func (m *Memory) loadCandidates(ctx context.Context, cands map[int64]*candidate,
 	}
 	slices.Sort(ids)
 	facts, _, err := m.store.FindFacts(ctx, holomem.FactFilter{
-		IDs: ids, WithHRR: !m.opts.DisableHRR, IncludeSuperseded: q.IncludeSuperseded,
+		IDs: ids, WithHRR: !m.opts.DisableHRR, IncludeSuperseded: q.IncludeSuperseded, Lean: true,
 	})
 	if err != nil {
 		return fmt.Errorf("load candidates: %w", err)
@@ -210,6 +213,26 @@ func (m *Memory) loadCandidates(ctx context.Context, cands map[int64]*candidate,
 			(!q.IncludeSuperseded && f.SupersededBy != 0) {
 			delete(cands, id)
 		}
+	}
+	return nil
+}
+
+// attachEntities fills the Entities of the hits' facts, which candidates
+// are loaded without (only the few facts returned need them).
+func (m *Memory) attachEntities(ctx context.Context, hits []holomem.Hit) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.Fact.ID
+	}
+	ents, err := m.store.EntitiesOf(ctx, ids)
+	if err != nil {
+		return fmt.Errorf("load entities: %w", err)
+	}
+	for i := range hits {
+		hits[i].Fact.Entities = ents[hits[i].Fact.ID]
 	}
 	return nil
 }

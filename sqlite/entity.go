@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/holomem/holomem"
 )
@@ -176,6 +177,50 @@ func (s *Store) FactIDsByEntity(ctx context.Context, namespace, name string) ([]
 	if err != nil {
 		return nil, fmt.Errorf("facts by entity: %w", err)
 	}
+	return ids, nil
+}
+
+// qRecentFactsOfEntity reads the entity index backwards (it holds
+// (entity_id, fact_id)), so it stops after limit rows however many facts
+// mention the entity.
+const qRecentFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = ? ORDER BY fact_id DESC LIMIT ?"
+
+// RecentFactIDsByEntity returns the ids of the newest limit facts linked
+// to the entity (aliases resolved), ordered by id. Write-time hygiene uses
+// it: a popular entity may be linked to thousands of facts.
+func (s *Store) RecentFactIDsByEntity(ctx context.Context, namespace, name string, limit int) ([]int64, error) {
+	namespace = defaultNamespace(namespace)
+	if limit <= 0 {
+		return nil, nil
+	}
+	st := s.readStmt(ctx, qRecentFactsOfEntity)
+	var ids []int64
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		eid, err := lookupEntity(ctx, tx, namespace, name)
+		if errors.Is(err, holomem.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rows, err := txQuery(ctx, tx, st, qRecentFactsOfEntity, eid, limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("recent facts by entity: %w", err)
+	}
+	slices.Reverse(ids)
 	return ids, nil
 }
 

@@ -428,21 +428,27 @@ func (s *Store) FindFacts(ctx context.Context, filter holomem.FactFilter) ([]*ho
 		out   []*holomem.Fact
 		total int
 	)
+	q := "SELECT " + factColumns(filter.WithEmbedding, filter.WithHRR) + " FROM facts f" + cond + " ORDER BY f.id"
+	pargs := args
+	if filter.Limit > 0 || filter.Offset > 0 {
+		limit := int64(filter.Limit)
+		if limit == 0 {
+			limit = -1
+		}
+		q += " LIMIT ? OFFSET ?"
+		pargs = append(append([]any(nil), args...), limit, filter.Offset)
+	}
+	var st *sql.Stmt
+	if filter.Lean {
+		st = s.readStmt(ctx, q) // recall's candidate load: the same query every time
+	}
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM facts f"+cond, args...).Scan(&total); err != nil {
-			return err
-		}
-		q := "SELECT " + factColumns(filter.WithEmbedding, filter.WithHRR) + " FROM facts f" + cond + " ORDER BY f.id"
-		pargs := args
-		if filter.Limit > 0 || filter.Offset > 0 {
-			limit := int64(filter.Limit)
-			if limit == 0 {
-				limit = -1
+		if !filter.Lean {
+			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM facts f"+cond, args...).Scan(&total); err != nil {
+				return err
 			}
-			q += " LIMIT ? OFFSET ?"
-			pargs = append(append([]any(nil), args...), limit, filter.Offset)
 		}
-		rows, err := tx.QueryContext(ctx, q, pargs...)
+		rows, err := txQuery(ctx, tx, st, q, pargs...)
 		if err != nil {
 			return err
 		}
@@ -458,6 +464,10 @@ func (s *Store) FindFacts(ctx context.Context, filter holomem.FactFilter) ([]*ho
 			return err
 		}
 		rows.Close()
+		if filter.Lean {
+			total = len(out)
+			return nil
+		}
 		return attachEntities(ctx, tx, out)
 	})
 	if err != nil {

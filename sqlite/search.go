@@ -23,6 +23,13 @@ const ftsSearch = `SELECT rowid, -bm25(facts_fts, 1.0, 1.0, 0.0) AS x
 	ORDER BY bm25(facts_fts, 1.0, 1.0, 0.0), rowid
 	LIMIT ?`
 
+// qVocabDoc is the number of facts whose index holds a term.
+const qVocabDoc = "SELECT doc FROM facts_vocab WHERE term = ?"
+
+// searchStmts are SearchText's statements prepared on the read pool (nil
+// when preparing failed: the query then runs unprepared).
+type searchStmts struct{ fts, vocab *sql.Stmt }
+
 // scopedMatch restricts the user's terms to the content and tags columns
 // and adds the scope: the namespace's live token, or its live and
 // superseded tokens (see migration/0003_fts_scope.sql).
@@ -64,9 +71,10 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 	if so.AnyTerm {
 		all = matchAny(query)
 	}
+	st := searchStmts{fts: s.readStmt(ctx, ftsSearch), vocab: s.readStmt(ctx, qVocabDoc)}
 	var out []holomem.TextMatch
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		hits, err := ftsQuery(ctx, tx, all, namespace, superseded, limit)
+		hits, err := ftsQuery(ctx, tx, st.fts, all, namespace, superseded, limit)
 		if err != nil {
 			return err
 		}
@@ -74,7 +82,7 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 		if len(out) >= limit || so.AnyTerm {
 			return nil
 		}
-		relaxed, err := selectiveTerms(ctx, tx, query, namespace)
+		relaxed, err := selectiveTerms(ctx, tx, st.vocab, query, namespace, so.MaxTermDocs)
 		if err != nil {
 			return err
 		}
@@ -87,7 +95,7 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 			seen[h.ID] = true
 		}
 		// Ask for enough to fill the limit after dropping the all-term hits.
-		more, err := ftsQuery(ctx, tx, anyQ, namespace, superseded, limit+len(out))
+		more, err := ftsQuery(ctx, tx, st.fts, anyQ, namespace, superseded, limit+len(out))
 		if err != nil {
 			return err
 		}
@@ -111,8 +119,8 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 }
 
 // ftsQuery returns hits with the raw x = -bm25 in Score, best first.
-func ftsQuery(ctx context.Context, tx *sql.Tx, terms, namespace string, superseded bool, limit int) ([]holomem.TextMatch, error) {
-	rows, err := tx.QueryContext(ctx, ftsSearch, scopedMatch(terms, namespace, superseded), limit)
+func ftsQuery(ctx context.Context, tx *sql.Tx, st *sql.Stmt, terms, namespace string, superseded bool, limit int) ([]holomem.TextMatch, error) {
+	rows, err := txQuery(ctx, tx, st, ftsSearch, scopedMatch(terms, namespace, superseded), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -157,13 +165,14 @@ const (
 
 // selectiveTerms returns the query's words that are selective enough for
 // the any-term search, joined by spaces, in query order.
-func selectiveTerms(ctx context.Context, tx *sql.Tx, query, namespace string) (string, error) {
+// maxDocs > 0 lowers the bound to that many facts.
+func selectiveTerms(ctx context.Context, tx *sql.Tx, st *sql.Stmt, query, namespace string, maxDocs int) (string, error) {
 	toks := queryTokens(query)
 	if len(toks) <= 1 {
 		return query, nil
 	}
 	var live int64
-	err := tx.QueryRowContext(ctx, "SELECT doc FROM facts_vocab WHERE term = ?", "l"+hex.EncodeToString([]byte(namespace))).Scan(&live)
+	err := txQueryRow(ctx, tx, st, qVocabDoc, "l"+hex.EncodeToString([]byte(namespace))).Scan(&live)
 	if errors.Is(err, sql.ErrNoRows) {
 		return query, nil
 	}
@@ -171,11 +180,14 @@ func selectiveTerms(ctx context.Context, tx *sql.Tx, query, namespace string) (s
 		return "", err
 	}
 	maxDF := max(int64(commonMin), int64(float64(live)*commonShare))
+	if maxDocs > 0 {
+		maxDF = min(maxDF, int64(maxDocs))
+	}
 	var kept []string
 	rarest, rarestDF := "", int64(-1)
 	for _, t := range toks {
 		var df int64
-		err := tx.QueryRowContext(ctx, "SELECT doc FROM facts_vocab WHERE term = ?", t).Scan(&df)
+		err := txQueryRow(ctx, tx, st, qVocabDoc, t).Scan(&df)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return "", err
 		}

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	msqlite "modernc.org/sqlite"
@@ -77,6 +78,58 @@ type Store struct {
 	closed bool
 	// rdb is the pool of read connections (deferred transactions).
 	rdb *sql.DB
+	// rstmts caches statements prepared on rdb (query -> *sql.Stmt); see
+	// readStmt.
+	rstmts sync.Map
+	// nrstmts counts rstmts entries (bounded by maxReadStmts).
+	nrstmts atomic.Int32
+}
+
+// maxReadStmts bounds the read statements kept prepared: hot queries are a
+// handful; filters built from many optional fields must not grow the cache
+// without end.
+const maxReadStmts = 64
+
+// readStmt returns q prepared on the read pool, or nil when it cannot be
+// (then the caller runs q unprepared). Call it before opening the read
+// transaction: preparing takes a pool connection, which a caller holding
+// one could wait for forever. Inside the transaction, tx.StmtContext
+// reuses the statement on the transaction's connection (database/sql
+// prepares it once per connection and keeps it), so the SQL is parsed
+// once per connection instead of on every query.
+func (s *Store) readStmt(ctx context.Context, q string) *sql.Stmt {
+	if v, ok := s.rstmts.Load(q); ok {
+		return v.(*sql.Stmt)
+	}
+	if s.nrstmts.Load() >= maxReadStmts {
+		return nil
+	}
+	st, err := s.rdb.PrepareContext(ctx, q)
+	if err != nil {
+		return nil
+	}
+	if v, loaded := s.rstmts.LoadOrStore(q, st); loaded {
+		st.Close()
+		return v.(*sql.Stmt)
+	}
+	s.nrstmts.Add(1)
+	return st
+}
+
+// txQuery runs q in tx through its prepared statement st when there is one.
+func txQuery(ctx context.Context, tx *sql.Tx, st *sql.Stmt, q string, args ...any) (*sql.Rows, error) {
+	if st != nil {
+		return tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return tx.QueryContext(ctx, q, args...)
+}
+
+// txQueryRow is txQuery for one row.
+func txQueryRow(ctx context.Context, tx *sql.Tx, st *sql.Stmt, q string, args ...any) *sql.Row {
+	if st != nil {
+		return tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return tx.QueryRowContext(ctx, q, args...)
 }
 
 var _ holomem.Store = (*Store)(nil)
@@ -257,6 +310,10 @@ func (s *Store) Close() error {
 		errs = append(errs, s.wdb.Close())
 	}
 	s.wmu.Unlock()
+	s.rstmts.Range(func(_, v any) bool {
+		v.(*sql.Stmt).Close()
+		return true
+	})
 	if s.rdb != nil {
 		errs = append(errs, s.rdb.Close())
 	}
