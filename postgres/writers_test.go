@@ -20,13 +20,22 @@ const (
 	writerAddrEnv = "HOLOMEM_TEST_WRITER_ADDR"
 	writerIDEnv   = "HOLOMEM_TEST_WRITER_ID"
 	writers       = 8
-	perWriter     = 500
 	sharedFacts   = 50 // of each writer's facts, the same content in every writer
 )
 
+// perWriter is 500 facts per writer; under -race (CI) 150, because every
+// writer is an instrumented process and the point there is the race
+// detector, not the volume.
+var perWriter = func() int {
+	if postgres.RaceEnabled {
+		return 150
+	}
+	return 500
+}()
+
 // TestConcurrentWriters starts 8 processes (this test binary, running
 // TestWriterProcess) that open one new schema at once (racing on the
-// migration) and write 500 facts each, one transaction per fact: 450 of
+// migration) and write 500 facts each (150 under -race), one transaction per fact: 450 of
 // their own and 50 that every writer writes (unique-index races), all
 // naming the same entities (entity-creation races), voting on the shared
 // facts (row-lock contention) and adding and deleting temporary facts
@@ -35,7 +44,7 @@ const (
 // deadlocks are retried inside the store.
 func TestConcurrentWriters(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts 8 processes writing 4000 facts; skipped with -short")
+		t.Skip("starts 8 processes writing 500 facts each; skipped with -short")
 	}
 	addr := pgtest.Addr(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
