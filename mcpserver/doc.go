@@ -4,7 +4,7 @@
 // # Model
 //
 // A [Server] wraps a [holomem.Memory] (which does all the work) and a
-// [holomem.Store] (for plain reads: get, edges, status). It registers one
+// store [Reader] (plain reads: get, edges). It registers one
 // MCP tool per memory operation (remember, recall, get, update, forget,
 // feedback, probe, related, reason, link, supersede, status) with typed
 // inputs and outputs: the SDK derives JSON schemas from the Go structs in

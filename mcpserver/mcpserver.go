@@ -53,12 +53,22 @@ type Options struct {
 	MaxLineBytes int
 }
 
+// Reader is the part of the store the server reads directly: plain reads
+// that need no memory logic. Every write goes through the memory, where
+// the rules are (a holomem.Store satisfies Reader).
+type Reader interface {
+	FindFactByID(ctx context.Context, id int64) (*holomem.Fact, error)
+	FindFacts(ctx context.Context, filter holomem.FactFilter) ([]*holomem.Fact, int, error)
+	FindEdges(ctx context.Context, filter holomem.EdgeFilter) ([]*holomem.Edge, error)
+	Stats(ctx context.Context, namespace string) (*holomem.Stats, error)
+}
+
 // Server exposes a [holomem.Memory] as MCP tools. It is safe for concurrent
 // use: one Server serves any number of stdio and HTTP sessions, and all
 // state lives in the memory and the store.
 type Server struct {
 	mem   holomem.Memory
-	store holomem.Store
+	store Reader
 	opts  Options
 	log   *slog.Logger
 	srv   *mcp.Server
@@ -73,7 +83,7 @@ const instructions = `holomem is your long-term memory. At the start of a task, 
 
 // New returns a Server over mem (which answers every tool) and store
 // (used for reads the memory does not cover: get, edges and status).
-func New(mem holomem.Memory, store holomem.Store, opts Options) *Server {
+func New(mem holomem.Memory, store Reader, opts Options) *Server {
 	if strings.TrimSpace(opts.Namespace) == "" {
 		opts.Namespace = holomem.DefaultNamespace
 	}

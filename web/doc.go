@@ -35,8 +35,8 @@
 // # Model
 //
 // A [Server] is an http.Handler over a [holomem.Memory] and its
-// [holomem.Store]. Handlers only decode, check the namespace and encode:
-// all behaviour lives in the memory and the store.
+// store (a [Reader], reads only). Handlers only decode, check the namespace and encode:
+// every rule and every write lives in the memory.
 //
 //	POST   /api/facts                 remember (201 new, 200 existing) -> holomem.Remembered
 //	GET    /api/facts                 list: ?category= ?tag= ?source= ?limit= ?offset=

@@ -64,12 +64,22 @@ type Options struct {
 	ImportMaxBytes int64
 }
 
+// Reader is the part of the store the server reads directly: plain reads
+// that need no memory logic. Every write goes through the memory, where
+// the rules are (a holomem.Store satisfies Reader).
+type Reader interface {
+	FindFactByID(ctx context.Context, id int64) (*holomem.Fact, error)
+	FindFacts(ctx context.Context, filter holomem.FactFilter) ([]*holomem.Fact, int, error)
+	FindEdges(ctx context.Context, filter holomem.EdgeFilter) ([]*holomem.Edge, error)
+	Stats(ctx context.Context, namespace string) (*holomem.Stats, error)
+}
+
 // Server is the HTTP JSON API over a [holomem.Memory] and its
 // [holomem.Store]. It is an http.Handler, safe for concurrent use, and
 // holds no state of its own.
 type Server struct {
 	mem   holomem.Memory
-	store holomem.Store
+	store Reader
 	opts  Options
 	log   *slog.Logger
 	mux   *http.ServeMux
@@ -84,7 +94,7 @@ type Server struct {
 
 // NewServer returns the API handler. mem answers every memory operation;
 // store serves plain reads (listing, edges, stats) and edge writes.
-func NewServer(mem holomem.Memory, store holomem.Store, opts Options) *Server {
+func NewServer(mem holomem.Memory, store Reader, opts Options) *Server {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
