@@ -188,6 +188,17 @@ func (q *Query) Validate() error {
 	return nil
 }
 
+// NamespaceMatches counts the facts of a namespace that match a query's
+// words (full text, at most [MaxElsewhereMatches]).
+type NamespaceMatches struct {
+	Namespace string `json:"namespace"`
+	Matches   int    `json:"matches"`
+}
+
+// MaxElsewhereMatches caps [NamespaceMatches.Matches]: a hint needs an
+// order of magnitude, not an exact count.
+const MaxElsewhereMatches = 100
+
 // Scores are one hit's per-channel scores, each 0..1 (0 when the channel did not score it).
 type Scores struct {
 	FTS      float64 `json:"fts"`
@@ -215,6 +226,12 @@ type Hit struct {
 // Result is a recall answer: the ranked hits and which channels ran.
 type Result struct {
 	Hits []Hit `json:"hits"`
+	// Namespace is the namespace that was searched.
+	Namespace string `json:"namespace"`
+	// Elsewhere lists other namespaces whose facts match the query's
+	// words, when the searched one gave no hits: the fact the caller
+	// expects may have been stored under another namespace.
+	Elsewhere []NamespaceMatches `json:"elsewhere,omitempty"`
 	// Channels lists the channels that ran, in a fixed order.
 	Channels []Channel `json:"channels"`
 	// Weights are the weights actually used after redistribution.

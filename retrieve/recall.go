@@ -161,8 +161,15 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	}
 	clk.done(StageTouch)
 	res.Hits = hits
-	if res.Hits == nil {
+	res.Namespace = q.Namespace
+	if len(res.Hits) == 0 {
 		res.Hits = []holomem.Hit{}
+		// Nothing here: say where else the words occur (a fact added
+		// outside the git project is in "default", not the project's).
+		res.Elsewhere = m.elsewhere(ctx, q.Namespace, text.QueryText(lex), sopts)
+		if len(res.Elsewhere) > 0 {
+			res.Notes = append(res.Notes, elsewhereNote(q.Namespace, res.Elsewhere))
+		}
 	}
 	return res, nil
 }

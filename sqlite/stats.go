@@ -118,3 +118,28 @@ func countInto(ctx context.Context, tx *sql.Tx, m map[string]int, q string, args
 	}
 	return rows.Err()
 }
+
+// Namespaces returns the namespaces that hold facts, sorted. It reads only
+// an index, which recall's "found elsewhere" hint relies on to stay cheap.
+func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
+	var out []string
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, "SELECT DISTINCT namespace FROM facts ORDER BY namespace")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var ns string
+			if err := rows.Scan(&ns); err != nil {
+				return err
+			}
+			out = append(out, ns)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list namespaces: %w", err)
+	}
+	return out, nil
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,11 @@ func (a *app) factArg(ctx context.Context, arg string) (holomem.Store, *holomem.
 	f, err := s.FindFactByID(ctx, id)
 	if err != nil {
 		return nil, nil, err
+	}
+	// Reads stay in the namespace, as over HTTP and MCP; the CLI's user
+	// owns every namespace, so it says where the fact is.
+	if ns := a.ns(); f.Namespace != ns {
+		return nil, nil, fmt.Errorf("fact %d: %w in namespace %q (it is in namespace %q: add --namespace %s)", id, holomem.ErrNotFound, ns, f.Namespace, f.Namespace)
 	}
 	return s, f, nil
 }

@@ -68,3 +68,20 @@ func TestCLI_ErrorsSayItOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCLI_OtherNamespace: recall in a namespace without the fact says which
+// namespace it searched and where the words match; get stays in the
+// namespace as over HTTP and MCP (404 there) and says where the fact is.
+func TestCLI_OtherNamespace(t *testing.T) {
+	c := newCLI(t)
+	c.ok("add", "The staging database runs Postgres 16") // in "default" (--global)
+	out := c.ok("-n", "proj", "recall", "postgres")
+	if !strings.Contains(out, `nothing found in namespace "proj"`) || !strings.Contains(out, `"default" (1)`) {
+		t.Errorf("recall in proj:\n%s", out)
+	}
+	_, errs, code := c.run("", "-n", "proj", "get", "1")
+	if code != exitNotFound || !strings.Contains(errs, `it is in namespace "default"`) {
+		t.Errorf("get 1 in proj: exit %d, stderr %q; want exit %d naming namespace default", code, errs, exitNotFound)
+	}
+	c.ok("get", "1")
+}
