@@ -18,4 +18,10 @@ var (
 	// ErrSchema means the database file is not a holomem store, or was written
 	// by a newer holomem than this one.
 	ErrSchema = errors.New("holomem: unsupported database")
+	// ErrStorageFull means a write failed because the file system holding
+	// the store is full (or the store is read-only): nothing was written,
+	// nothing acknowledged is lost, and the fix is the operator's (free
+	// space, or point --db elsewhere), so transports say so instead of
+	// "internal error".
+	ErrStorageFull = errors.New("holomem: storage full or read-only: free disk space (or make the database writable) and retry")
 )

@@ -218,6 +218,7 @@ var errorCodes = []struct {
 	{holomem.ErrConflict, "conflict", "Another fact already holds this content or key: update or supersede that one instead."},
 	{holomem.ErrNoEmbedder, "no_embedding_model", "Semantic search is off: recall without it, or ask the user to run `holomem model pull`."},
 	{holomem.ErrSchema, "unsupported_database", "The database needs a newer holomem."},
+	{holomem.ErrStorageFull, "storage_full", "Nothing was stored; recall still works. Tell the user the disk holding the memory is full (or read-only)."},
 	{context.DeadlineExceeded, "timeout", "Try again with a smaller limit."},
 	{context.Canceled, "canceled", "The call was canceled."},
 }

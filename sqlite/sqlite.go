@@ -204,6 +204,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
+		if readOnlyDir(path) {
+			// A read-only file system (or directory): serve reads.
+			return openReadOnly(ctx, path, o)
+		}
 		return nil, fmt.Errorf("open store: %s: %w", path, err)
 	}
 	if err := s.syncFTS(ctx); err != nil {
@@ -239,6 +243,50 @@ func openDB(path string, busy time.Duration, txlock string, conns int) (*sql.DB,
 func escapePath(p string) string {
 	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 	return r.Replace(p)
+}
+
+// readOnlyDir reports whether the directory holding path refuses new
+// files (a read-only mount): SQLite in WAL mode then cannot open the file
+// the usual way, because it must create the -shm index beside it.
+func readOnlyDir(path string) bool {
+	f, err := os.CreateTemp(filepath.Dir(path), ".holomem-rw-probe-*")
+	if err != nil {
+		return true
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return false
+}
+
+// openReadOnly opens an up-to-date database on a read-only file system as
+// immutable: reads work (recall, list, export, verify); every write fails
+// with [holomem.ErrStorageFull]. Nothing else can write the file there.
+func openReadOnly(ctx context.Context, path string, o options) (*Store, error) {
+	dsn := "file:" + escapePath(path) + "?mode=ro&immutable=1&_pragma=foreign_keys(1)&_pragma=busy_timeout(" + strconv.FormatInt(o.busyTimeout.Milliseconds(), 10) + ")"
+	s := &Store{path: path, now: o.now}
+	var err error
+	if s.wdb, err = sql.Open("sqlite", dsn); err != nil {
+		return nil, fmt.Errorf("open store read-only: %w", err)
+	}
+	s.wdb.SetMaxOpenConns(1)
+	if s.rdb, err = sql.Open("sqlite", dsn); err != nil {
+		s.wdb.Close()
+		return nil, fmt.Errorf("open store read-only: %w", err)
+	}
+	s.rdb.SetMaxOpenConns(o.readConns)
+	if err := s.checkIdentity(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open store read-only: %s: %w", path, err)
+	}
+	v, err := s.SchemaVersion(ctx)
+	if err == nil && v < LatestSchema {
+		err = fmt.Errorf("%w: schema %d needs an upgrade to %d, which a read-only file system does not allow", holomem.ErrStorageFull, v, LatestSchema)
+	}
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open store read-only: %s: %w", path, err)
+	}
+	return s, nil
 }
 
 // createPrivate creates path as an empty 0600 file when it does not exist

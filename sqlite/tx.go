@@ -3,9 +3,15 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	msqlite "modernc.org/sqlite"
+
+	"github.com/holomem/holomem"
 )
 
 // wtx is a write transaction. Its statements are prepared on the single
@@ -79,6 +85,25 @@ func (s *Store) update(ctx context.Context, fn func(w *wtx) error) error {
 	w := &wtx{ctx: ctx, s: s, now: s.now()}
 	err := s.updateLocked(w, fn)
 	s.prepareLocked(w.missing)
+	return storageError(err)
+}
+
+// storageError marks SQLite's "disk full" (SQLITE_FULL), I/O error and
+// read-only failures with [holomem.ErrStorageFull], keeping the original.
+func storageError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *msqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case 13, 8, 10: // SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR
+			return fmt.Errorf("%w (%w)", holomem.ErrStorageFull, err)
+		}
+	}
+	if s := err.Error(); strings.Contains(s, "disk is full") || strings.Contains(s, "no space left") || strings.Contains(s, "readonly database") {
+		return fmt.Errorf("%w (%w)", holomem.ErrStorageFull, err)
+	}
 	return err
 }
 

@@ -288,6 +288,7 @@ var errorCodes = []struct {
 	{holomem.ErrInvalid, http.StatusBadRequest, "invalid"},
 	{holomem.ErrConflict, http.StatusConflict, "conflict"},
 	{holomem.ErrNoEmbedder, http.StatusServiceUnavailable, "no_embedder"},
+	{holomem.ErrStorageFull, http.StatusInsufficientStorage, "storage_full"},
 	{errBadRequest, http.StatusBadRequest, "bad_request"},
 	{errTooLarge, http.StatusRequestEntityTooLarge, "too_large"},
 	{errUnauthorized, http.StatusUnauthorized, "unauthorized"},

@@ -261,6 +261,9 @@ func (a *app) printError(err error, code int) {
 	case exitNoModel:
 		hint = "run `holomem model pull` or use --no-model"
 	}
+	if errors.Is(err, holomem.ErrStorageFull) {
+		hint = "free disk space on the database's file system (or point --db elsewhere) and retry; nothing acknowledged was lost (`holomem verify` checks the file)"
+	}
 	if a.jsonOut {
 		_ = json.NewEncoder(a.stderr).Encode(map[string]any{"error": msg, "exit_code": code, "hint": hint})
 		return

@@ -1,0 +1,9 @@
+// Package faults is holomem's fault suite: tests that build the holomem
+// binary and drive it through SIGKILLs, corruption, a full and a read-only
+// file system, checking that nothing acknowledged is lost and that
+// `holomem verify` finds every damage. It has no code of its own.
+//
+// Short form (CI): HOLOMEM_FAULTS=1 go test ./internal/faults/
+// Long form (the README's figures): bash scripts/reliability/faults.sh
+// (HOLOMEM_FAULT_TRIALS=100).
+package faults

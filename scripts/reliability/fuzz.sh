@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every fuzz target at holomem's doors for FUZZTIME each (default 20s):
+# HTTP bodies, MCP lines and tool arguments, the importers, the model
+# parsers, the vector decoders, full-text queries. .ci/run calls it; a
+# longer run: FUZZTIME=5m bash scripts/reliability/fuzz.sh
+# A failure leaves its input under the package's testdata/fuzz/: commit it
+# with the fix, it becomes part of the seed corpus.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+FUZZTIME="${FUZZTIME:-20s}"
+targets=(
+  "./web/ FuzzServer_Decode"
+  "./mcpserver/ FuzzGuardLines"
+  "./mcpserver/ FuzzToolArguments"
+  "./importer/ FuzzJSONL"
+  "./importer/ FuzzGitHub"
+  "./importer/ FuzzMarkdownNote"
+  "./embed/ FuzzReadSafetensorsHeader"
+  "./embed/ FuzzReadConfig"
+  "./spm/ FuzzFromModelProto"
+  "./spm/ FuzzFromTokenizerJSON"
+  "./hnsw/ FuzzUnmarshalBinary"
+  "./hrr/ FuzzUnmarshal"
+  "./vec/ FuzzUnmarshal"
+  "./sqlite/ FuzzSearchText"
+  "./text/ FuzzTokens"
+)
+for t in "${targets[@]}"; do
+  set -- $t
+  echo "-- fuzz $1 $2 ($FUZZTIME)"
+  go test -run '^$' -fuzz "^$2\$" -fuzztime "$FUZZTIME" "$1"
+done
