@@ -10,6 +10,7 @@ import (
 )
 
 func TestStore(t *testing.T) {
+	pgtest.BaseAddr(t) // skip once, not in every subtest, without PostgreSQL
 	storetest.Run(t, func(t *testing.T) holomem.Store { return mustOpen(t, pgtest.Addr(t)) })
 }
 
