@@ -228,7 +228,11 @@ func TestPersonalizedPageRank_BuriedHub(t *testing.T) {
 		}
 	}
 	var pin hubMRR
-	for range hubPinpointQ {
+	pinpoint := hubPinpointQ
+	if raceEnabled {
+		pinpoint = 40
+	}
+	for range pinpoint {
 		target := notes[rng.IntN(len(notes))]
 		// Sigma 0.08 is ~1.57 of noise: cosine ~0.54 to the target. Random
 		// noise in 384-d is nearly orthogonal to every note, so cosine

@@ -155,7 +155,7 @@ func TestGraph_ErrDim(t *testing.T) {
 // neighbour: the query equal to a stored vector must rank it first. coder/hnsw
 // v0.6.1 fails this 5 times in 100.
 func TestGraph_SelfFind(t *testing.T) {
-	n := size(5000, 1000)
+	n := size(5000, 400)
 	vecs := clustered(1, n, 384, n/50, 0.75)
 	ids := seqIDs(n)
 	g := mustBuild(t, ids, vecs, hnsw.Config{}, 2)
@@ -187,7 +187,7 @@ func TestGraph_SelfFind(t *testing.T) {
 }
 
 func TestGraph_Recall(t *testing.T) {
-	n := size(10_000, 1500)
+	n := size(10_000, 800)
 	const nq, k = 200, 10
 	all := clustered(2, n+nq, 384, max(n/10, 10), 0.75)
 	vecs, queries := all[:n], all[n:]
@@ -210,7 +210,7 @@ func TestGraph_Recall(t *testing.T) {
 }
 
 func TestGraph_Deterministic(t *testing.T) {
-	n := size(1500, 600)
+	n := size(1500, 300)
 	vecs := clustered(3, n, 64, 30, 0.75)
 	ids := seqIDs(n)
 	a := mustBuild(t, ids, vecs, hnsw.Config{}, 1)
@@ -234,7 +234,7 @@ func TestGraph_Deterministic(t *testing.T) {
 }
 
 func TestGraph_ExportImport(t *testing.T) {
-	n := size(2000, 600)
+	n := size(2000, 300)
 	vecs := clustered(4, n, 32, 20, 0.75)
 	ids := seqIDs(n)
 	g := mustBuild(t, ids, vecs, hnsw.Config{M: 8}, 2)
@@ -372,7 +372,7 @@ func TestGraph_ImportCorrupt(t *testing.T) {
 }
 
 func TestGraph_Delete(t *testing.T) {
-	n := size(3000, 800)
+	n := size(3000, 400)
 	const dim = 48
 	vecs := clustered(6, n, dim, 30, 0.75)
 	ids := seqIDs(n)
@@ -482,26 +482,27 @@ func TestGraph_Concurrent(t *testing.T) {
 }
 
 func TestGraph_BuildProgress(t *testing.T) {
-	vecs := clustered(8, 1000, 16, 10, 0.75)
+	n := size(1000, 300)
+	vecs := clustered(8, n, 16, 10, 0.75)
 	var calls, last int
 	g := mustNew(t, 16, hnsw.Config{Progress: func(done, total int) {
 		calls++
-		if done < last || total != 1000 {
+		if done < last || total != n {
 			t.Errorf("progress %d/%d after %d", done, total, last)
 		}
 		last = done
 	}})
-	if err := g.Build(t.Context(), seqIDs(1000), vecs, 2); err != nil {
+	if err := g.Build(t.Context(), seqIDs(n), vecs, 2); err != nil {
 		t.Fatal(err)
 	}
-	if last != 1000 || calls < 2 {
+	if last != n || calls < 2 {
 		t.Fatalf("progress calls %d, last %d", calls, last)
 	}
 	t.Run("Canceled", func(t *testing.T) {
 		ctx, cancel := contextWithCancel(t)
 		cancel()
 		g := mustNew(t, 16, hnsw.Config{})
-		if err := g.Build(ctx, seqIDs(1000), vecs, 2); err == nil {
+		if err := g.Build(ctx, seqIDs(n), vecs, 2); err == nil {
 			t.Fatal("no error from canceled build")
 		}
 	})

@@ -1,0 +1,5 @@
+//go:build !race
+
+package graph_test
+
+const raceEnabled = false
