@@ -467,8 +467,15 @@ func (s *Store) migrate(ctx context.Context) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 
-	if err := s.checkIdentity(ctx); err != nil {
+	version, err := s.checkIdentity(ctx)
+	if err != nil {
 		return err
+	}
+	if version == len(ms) {
+		// Up to date (the usual case): no IMMEDIATE transaction per
+		// migration, so a one-shot read (recall, the prompt hook) neither
+		// takes the write lock nor waits for another process's writer.
+		return nil
 	}
 	for _, m := range ms {
 		if err := s.applyMigration(ctx, m); err != nil {
@@ -480,30 +487,31 @@ func (s *Store) migrate(ctx context.Context) error {
 
 // checkIdentity rejects databases that belong to another program or to a
 // newer holomem.
-func (s *Store) checkIdentity(ctx context.Context) error {
+// It returns the schema version in the file.
+func (s *Store) checkIdentity(ctx context.Context) (int, error) {
 	var version, appID, tables int
 	err := s.wdb.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
 	if err != nil {
 		if isNotADB(err) {
-			return fmt.Errorf("%w: not a holomem database (not an SQLite file)", holomem.ErrSchema)
+			return 0, fmt.Errorf("%w: not a holomem database (not an SQLite file)", holomem.ErrSchema)
 		}
-		return fmt.Errorf("read schema version: %w", err)
+		return 0, fmt.Errorf("read schema version: %w", err)
 	}
 	if err := s.wdb.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
-		return fmt.Errorf("read application id: %w", err)
+		return 0, fmt.Errorf("read application id: %w", err)
 	}
 	if err := s.wdb.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'").Scan(&tables); err != nil {
-		return fmt.Errorf("read schema: %w", err)
+		return 0, fmt.Errorf("read schema: %w", err)
 	}
 	switch {
 	case appID != 0 && appID != applicationID:
-		return fmt.Errorf("%w: not a holomem database (application id %#x)", holomem.ErrSchema, appID)
+		return 0, fmt.Errorf("%w: not a holomem database (application id %#x)", holomem.ErrSchema, appID)
 	case appID == 0 && tables > 0:
-		return fmt.Errorf("%w: not a holomem database (an SQLite file with other tables)", holomem.ErrSchema)
+		return 0, fmt.Errorf("%w: not a holomem database (an SQLite file with other tables)", holomem.ErrSchema)
 	case version > LatestSchema:
-		return newerSchemaError(version)
+		return 0, newerSchemaError(version)
 	}
-	return nil
+	return version, nil
 }
 
 func newerSchemaError(version int) error {
