@@ -274,7 +274,7 @@ func openReadOnly(ctx context.Context, path string, o options) (*Store, error) {
 		return nil, fmt.Errorf("open store read-only: %w", err)
 	}
 	s.rdb.SetMaxOpenConns(o.readConns)
-	if err := s.checkIdentity(ctx); err != nil {
+	if _, err := s.checkIdentity(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open store read-only: %s: %w", path, err)
 	}
