@@ -244,6 +244,9 @@ type Remembered struct {
 	// Contradictions are facts about the same entities with different content:
 	// candidates for `supersede`.
 	Contradictions []Hit `json:"contradictions,omitempty"`
+	// Risks say why the content reads as instructions to a model (memory
+	// poisoning): it is stored as given and shown as quoted data, flagged.
+	Risks []string `json:"risks,omitempty"`
 }
 
 // Memory is the agent-facing service: it writes through a [Store], keeps the

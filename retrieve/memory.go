@@ -350,7 +350,7 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 	if created {
 		m.hrr.put(f.Namespace, f.ID, f.HRR)
 	}
-	out := &holomem.Remembered{Fact: f, Created: created}
+	out := &holomem.Remembered{Fact: f, Created: created, Risks: text.InstructionRisks(f.Content)}
 	if !created {
 		return out, nil
 	}

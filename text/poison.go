@@ -1,0 +1,86 @@
+package text
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Instruction-risk reasons reported by [InstructionRisks].
+const (
+	RiskOverride = "asks the model to ignore or replace its instructions"
+	RiskRole     = "tries to give the model a new role or mode"
+	RiskMarkup   = "holds system-prompt or tool-call markup"
+	RiskHidden   = "holds hidden Unicode (tag characters, zero-width runs, bidi overrides)"
+	RiskExfil    = "asks to send data or run a command"
+)
+
+// riskPatterns are matched against the lower-cased text. They are phrased
+// as imperatives addressed to a model, so facts that merely talk about
+// instructions ("the deploy instructions are in README") do not match.
+var riskPatterns = []struct {
+	re     *regexp.Regexp
+	reason string
+}{
+	{regexp.MustCompile(`\b(ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}\b(previous|prior|above|earlier|all|your|the system|any)\b[^.!?\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directives|messages)\b`), RiskOverride},
+	{regexp.MustCompile(`\b(new|updated|real) (system )?instructions\s*:`), RiskOverride},
+	{regexp.MustCompile(`(игнорируй|игнорировать|забудь|забыть|отмени|не обращай внимания на)[^.!?\n]{0,40}(инструкци|правил|указани|промпт)`), RiskOverride},
+	{regexp.MustCompile(`(новые|настоящие) (системные )?инструкции\s*:`), RiskOverride},
+	{regexp.MustCompile(`\byou are (now|no longer)\b|\bfrom now on,? you\b|\bact as (an? )?(unrestricted|jailbroken|dan|evil|admin)|\b(developer|god|dan|jailbreak) mode\b|\bpretend (that )?you (are|have no)\b`), RiskRole},
+	{regexp.MustCompile(`(ты теперь|теперь ты|отныне ты|с этого момента ты|режим разработчика|притворись, что ты|веди себя как)`), RiskRole},
+	{regexp.MustCompile(`<\s*/?\s*(system|assistant|user|tool_call|tool_use|function_calls?|invoke|antml|instructions?|holomem-memory)\b|<\|(im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|"role"\s*:\s*"(system|tool)"|^\s*(system|assistant)\s*:`), RiskMarkup},
+	{regexp.MustCompile(`\b(send|post|upload|forward|exfiltrate|email)\b[^.!?\n]{0,40}\b(password|passwords|token|tokens|secrets?|api keys?|credentials|ssh keys?|\.env|history|conversation)\b[^.!?\n]{0,40}\b(to|at)\b\s*(https?://|\S+@\S+)|\b(curl|wget)\b[^|\n]{0,80}\|\s*(ba|z)?sh\b|\brm -rf /(\s|$)`), RiskExfil},
+	{regexp.MustCompile(`(отправь|перешли|загрузи)[^.!?\n]{0,40}(парол|токен|секрет|ключ|переписк)[^.!?\n]{0,40}(https?://|\S+@\S+)`), RiskExfil},
+}
+
+// InstructionRisks reports why s reads as instructions to a model rather
+// than a fact: memory poisoning, where a stored "fact" later enters a
+// prompt. The reasons are in a fixed order, each once; nil means none.
+// It is a screen, not a guarantee: flagged content is stored and shown as
+// quoted data like any other, with the flag, never dropped.
+func InstructionRisks(s string) []string {
+	var out []string
+	add := func(r string) {
+		for _, o := range out {
+			if o == r {
+				return
+			}
+		}
+		out = append(out, r)
+	}
+	if hasHiddenUnicode(s) {
+		add(RiskHidden)
+	}
+	low := strings.ToLower(s)
+	for _, p := range riskPatterns {
+		if p.re.MatchString(low) {
+			add(p.reason)
+		}
+	}
+	return out
+}
+
+// hasHiddenUnicode finds Unicode tag characters (invisible ASCII copies
+// used to smuggle text), bidi overrides, and runs of two or more
+// zero-width characters (a single ZWJ inside an emoji is normal).
+func hasHiddenUnicode(s string) bool {
+	run := 0
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case r >= 0xE0000 && r <= 0xE007F:
+			return true
+		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+			return true
+		case r == 0x200B || r == 0x200C || r == 0x200D || r == 0x2060 || r == 0xFEFF:
+			run++
+			if run >= 2 {
+				return true
+			}
+		default:
+			run = 0
+		}
+	}
+	return false
+}
