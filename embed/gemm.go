@@ -27,18 +27,16 @@ func packedLen(out, in int) int { return (out + tileN - 1) / tileN * tileN * in 
 func packPanels(dst, w []float32, out, in int) {
 	for p := 0; p*tileN < out; p++ {
 		panel := dst[p*in*tileN : (p+1)*in*tileN]
-		for c := range tileN {
-			j := p*tileN + c
-			if j >= out {
-				for k := range in {
-					panel[k*tileN+c] = 0
-				}
-				continue
+		nr := min(tileN, out-p*tileN)
+		rows := w[p*tileN*in : (p*tileN+nr)*in]
+		// Write the panel in order (reading nr rows side by side), which
+		// keeps the writes sequential.
+		for k := range in {
+			d := panel[k*tileN : (k+1)*tileN]
+			for c := range nr {
+				d[c] = rows[c*in+k]
 			}
-			row := w[j*in : (j+1)*in]
-			for k, v := range row {
-				panel[k*tileN+c] = v
-			}
+			clear(d[nr:])
 		}
 	}
 }

@@ -271,12 +271,7 @@ func (m *model) readTensors() error {
 
 func (m *model) readTensor(j pendingRead) error {
 	if j.packOut > 0 {
-		raw := make([]float32, j.ti.numel())
-		if err := m.readTensor(pendingRead{ti: j.ti, dst: raw}); err != nil {
-			return err
-		}
-		packPanels(j.dst, raw, j.packOut, j.packIn)
-		return nil
+		return m.readPacked(j)
 	}
 	ti, out := j.ti, j.dst
 	if ti.DType == "F32" && littleEndian {
@@ -291,6 +286,35 @@ func (m *model) readTensor(j pendingRead) error {
 		return fmt.Errorf("read tensor %s: %w", ti.Name, err)
 	}
 	decodeF32(out, raw, ti.DType)
+	return nil
+}
+
+// readPacked reads a weight matrix one panel (tileN rows) at a time into
+// a small buffer and packs it into j.dst, so that the transposing copy
+// works in L2 instead of striding over the whole matrix.
+func (m *model) readPacked(j pendingRead) error {
+	ti, out, in := j.ti, j.packOut, j.packIn
+	es := elemSize(ti.DType)
+	raw := make([]byte, tileN*in*es)
+	var rows []float32
+	if ti.DType != "F32" || !littleEndian {
+		rows = make([]float32, tileN*in)
+	}
+	for p := 0; p*tileN < out; p++ {
+		nr := min(tileN, out-p*tileN)
+		b := raw[:nr*in*es]
+		if _, err := m.f.ReadAt(b, ti.Begin+int64(p*tileN*in*es)); err != nil {
+			return fmt.Errorf("read tensor %s: %w", ti.Name, err)
+		}
+		var src []float32
+		if rows == nil {
+			src = unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), nr*in)
+		} else {
+			src = rows[:nr*in]
+			decodeF32(src, b, ti.DType)
+		}
+		packPanels(j.dst[p*in*tileN:(p+1)*in*tileN], src, nr, in)
+	}
 	return nil
 }
 
