@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -412,5 +414,41 @@ func TestWebUI_Browser(t *testing.T) {
 	defer cspMu.Unlock()
 	if len(csp) != 0 {
 		t.Errorf("Content-Security-Policy violations (htmx or a page needs inline code):\n%s", strings.Join(csp, "\n"))
+	}
+}
+
+// TestUICommand checks that `holomem ui` serves the pages on a free
+// loopback port and prints the URL.
+func TestUICommand(t *testing.T) {
+	c := newCLI(t)
+	c.ok("add", "We deploy nginx with Ansible", "--category", "project")
+	ctx, cancel := context.WithCancel(t.Context())
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--db", c.db, "--global", "--no-model", "ui"}, strings.NewReader(""), &out, &errb)
+	}()
+	defer func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("holomem ui exited %d: %s", code, errb.String())
+		}
+	}()
+	re := regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`)
+	var base string
+	for deadline := time.Now().Add(30 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		base = re.FindString(out.String())
+	}
+	if base == "" || strings.HasSuffix(base, ":7777") {
+		t.Fatalf("holomem ui printed %q, want a URL on a free loopback port", out.String())
+	}
+	resp, err := http.Get(base + "/?q=nginx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "Ansible") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("GET /?q=nginx: %d %.300s", resp.StatusCode, body)
 	}
 }
