@@ -241,9 +241,13 @@ type Remembered struct {
 	Created bool `json:"created"`
 	// NearDuplicates are facts saying nearly the same thing.
 	NearDuplicates []Hit `json:"near_duplicates,omitempty"`
-	// Contradictions are facts about the same entities with different content:
-	// candidates for `supersede`.
+	// Contradictions say something conflicting about the same subject
+	// (another value, another number, or negated): candidates for
+	// `supersede`.
 	Contradictions []Hit `json:"contradictions,omitempty"`
+	// Refinements are facts the new one restates with more detail (or
+	// that restate it with more): candidates for `supersede` or `link`.
+	Refinements []Hit `json:"refinements,omitempty"`
 	// Risks say why the content reads as instructions to a model (memory
 	// poisoning): it is stored as given and shown as quoted data, flagged.
 	Risks []string `json:"risks,omitempty"`

@@ -2,7 +2,6 @@ package retrieve
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/holomem/holomem"
@@ -16,11 +15,6 @@ const (
 	hygieneEntities = 5
 	// hygieneTerms bounds the words of the duplicate search.
 	hygieneTerms = 12
-	// contradictionJaccard is the token overlap from which two facts about
-	// the same entities are taken to talk about the same thing ("Alice
-	// prefers dark mode" vs "Alice prefers light mode" overlap 0.6; "Alice
-	// lives in Berlin" vs "Alice likes tea" only 0.14).
-	contradictionJaccard = 0.3
 	// hygieneTermDocs bounds the relaxed duplicate search to words found in
 	// at most this many facts (the rarest is always kept): a near-duplicate
 	// shares most of f's words, so it contains the rare ones too, and
@@ -38,12 +32,12 @@ type recentEntityFacts interface {
 // hygiene finds facts in f's namespace that f nearly duplicates, and facts
 // about the same entities that say something different (likely
 // contradictions: candidates for supersede). qv is f's embedding or nil.
-func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (dups, contras []holomem.Hit, err error) {
+func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (dups, contras, refines []holomem.Hit, err error) {
 	cands := map[int64]*candidate{}
 	if q := hygieneQuery(f.Content); q != "" {
 		matches, err := m.store.SearchText(ctx, f.Namespace, q, hygieneCandidates, holomem.WithMaxTermDocs(hygieneTermDocs))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, mt := range matches {
 			cands[mt.ID] = &candidate{scores: holomem.Scores{FTS: mt.Score}}
@@ -65,7 +59,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 			ids, err = m.store.FactIDsByEntity(ctx, f.Namespace, e.Name)
 		}
 		if err != nil && !isNotFound(err) {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, id := range ids[max(0, len(ids)-hygieneCandidates):] {
 			if cands[id] == nil {
@@ -76,7 +70,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 	if qv != nil {
 		near, err := m.sem.Search(ctx, f.Namespace, qv, hygieneCandidates/2)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, r := range near {
 			c := cands[r.ID]
@@ -88,47 +82,58 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 		}
 	}
 	if len(cands) == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if err := m.loadCandidates(ctx, cands, holomem.Query{Namespace: f.Namespace, MinTrust: new(float64)}); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	nearJ, nearCos := defaultNearJaccard, defaultNearCosine
 	if m.opts.NearDuplicate > 0 {
 		nearJ, nearCos = m.opts.NearDuplicate, m.opts.NearDuplicate
 	}
 	mine := text.SortedSet(text.Tokens(f.Content))
-	myEnts := entitySet(myEntities)
 	for _, c := range cands {
 		other := c.fact
 		if other == nil || other.Content == f.Content {
 			continue
 		}
 		c.scores.Jaccard = text.JaccardSorted(mine, text.SortedSet(text.Tokens(other.Content)))
-		if qv != nil && c.scores.Semantic == 0 {
-			if v := m.sem.VectorOf(f.Namespace, other.ID); v != nil {
-				c.scores.Semantic = max(0, float64(vec.Dot(qv, v)))
+		cos := -1.0
+		if qv != nil {
+			if c.scores.Semantic == 0 {
+				if v := m.sem.VectorOf(f.Namespace, other.ID); v != nil {
+					c.scores.Semantic = max(0, float64(vec.Dot(qv, v)))
+				}
 			}
+			cos = c.scores.Semantic
 		}
 		h := holomem.Hit{Fact: other, Scores: c.scores, Decay: 1}
 		h.Relevance = max(c.scores.Jaccard, c.scores.Semantic)
 		h.Score = h.Relevance
-		switch {
-		case c.scores.Jaccard >= nearJ || c.scores.Semantic >= nearCos:
-			dups = append(dups, h)
-		case c.scores.Jaccard >= contradictionJaccard && sharesEntity(myEnts, text.Entities(other.Content)):
+		// text.Relate decides (measured on text/testdata/hygiene.jsonl).
+		// The near-duplicate thresholds still catch restatements it calls
+		// unrelated, and a one-word swap in a sentence that is otherwise
+		// the same (token Jaccard >= the threshold) without a negation or
+		// a changed number.
+		near := c.scores.Jaccard >= nearJ || c.scores.Semantic >= nearCos
+		switch rel := text.Relate(f.Content, other.Content, cos); {
+		case rel == text.RelContradiction && (!near || text.HardConflict(f.Content, other.Content)):
 			contras = append(contras, h)
+		case rel == text.RelRefinement:
+			refines = append(refines, h)
+		case rel == text.RelNearDuplicate, near:
+			dups = append(dups, h)
 		}
 	}
 	sortHits(dups)
 	sortHits(contras)
-	if err := m.attachEntities(ctx, dups); err != nil {
-		return nil, nil, err
+	sortHits(refines)
+	for _, hs := range [][]holomem.Hit{dups, contras, refines} {
+		if err := m.attachEntities(ctx, hs); err != nil {
+			return nil, nil, nil, err
+		}
 	}
-	if err := m.attachEntities(ctx, contras); err != nil {
-		return nil, nil, err
-	}
-	return dups, contras, nil
+	return dups, contras, refines, nil
 }
 
 // hygieneQuery keeps the content words that can tell facts apart: short
@@ -148,16 +153,4 @@ func hygieneQuery(content string) string {
 		}
 	}
 	return strings.Join(keep, " ")
-}
-
-func entitySet(ents []text.Entity) map[string]bool {
-	s := make(map[string]bool, len(ents))
-	for _, e := range ents {
-		s[text.EntityKey(e.Name)] = true
-	}
-	return s
-}
-
-func sharesEntity(mine map[string]bool, theirs []text.Entity) bool {
-	return slices.ContainsFunc(theirs, func(e text.Entity) bool { return mine[text.EntityKey(e.Name)] })
 }

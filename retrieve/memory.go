@@ -82,15 +82,14 @@ type Options struct {
 }
 
 const (
-	defaultHalfLife      = 90 * 24 * time.Hour
-	defaultDecayFloor    = 0.7
-	defaultNearJaccard   = 0.7
-	defaultNearCosine    = 0.92
-	candidateMultiplier  = 5
-	minCandidates        = 50
-	noEmbedderNote       = "no embedding model: recall runs on fts, jaccard and hrr; run `holomem model pull` to add the semantic channel"
-	embedFailedNoteFmt   = "semantic channel skipped: %v"
-	contradictionMinEnts = 1
+	defaultHalfLife     = 90 * 24 * time.Hour
+	defaultDecayFloor   = 0.7
+	defaultNearJaccard  = 0.7
+	defaultNearCosine   = 0.92
+	candidateMultiplier = 5
+	minCandidates       = 50
+	noEmbedderNote      = "no embedding model: recall runs on fts, jaccard and hrr; run `holomem model pull` to add the semantic channel"
+	embedFailedNoteFmt  = "semantic channel skipped: %v"
 )
 
 // Memory implements [holomem.Memory]. It is safe for concurrent use.
@@ -335,7 +334,7 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 			qv = v
 		}
 	}
-	dups, contras, err := m.hygiene(ctx, f, qv)
+	dups, contras, refines, err := m.hygiene(ctx, f, qv)
 	if err != nil {
 		return nil, fmt.Errorf("check duplicates: %w", err)
 	}
@@ -354,7 +353,7 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 	if !created {
 		return out, nil
 	}
-	out.NearDuplicates, out.Contradictions = dropID(dups, f.ID), dropID(contras, f.ID)
+	out.NearDuplicates, out.Contradictions, out.Refinements = dropID(dups, f.ID), dropID(contras, f.ID), dropID(refines, f.ID)
 	if err := m.storeVector(ctx, f, qv); err != nil {
 		m.log.Warn("store embedding", "id", f.ID, "err", err)
 	}

@@ -22,9 +22,9 @@ func (m *Memory) Preview(ctx context.Context, f *holomem.Fact) (*holomem.Remembe
 			qv = v
 		}
 	}
-	dups, contras, err := m.hygiene(ctx, f, qv)
+	dups, contras, refines, err := m.hygiene(ctx, f, qv)
 	if err != nil {
 		return nil, fmt.Errorf("check duplicates: %w", err)
 	}
-	return &holomem.Remembered{Fact: f, NearDuplicates: dups, Contradictions: contras}, nil
+	return &holomem.Remembered{Fact: f, NearDuplicates: dups, Contradictions: contras, Refinements: refines}, nil
 }
