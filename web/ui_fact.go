@@ -141,16 +141,22 @@ func (s *Server) factsByID(ctx context.Context, ids []int64) (map[int64]*holomem
 	return out, nil
 }
 
-// causalChain follows causal edges both ways from id ([holomem.Memory.Chain])
-// up to chainDepth steps, and keeps the first chainMax facts: what caused
-// the fact and what it caused.
+// causalChain is what led to the fact and what it led to over causal
+// edges (Memory.Chain holds the rule), at most chainDepth hops and
+// chainMax facts.
 func (s *Server) causalChain(ctx context.Context, id int64) ([]chainStep, error) {
-	steps, err := s.mem.Chain(ctx, id, []holomem.EdgeKind{holomem.EdgeCausal}, chainDepth)
+	steps, err := s.mem.Chain(ctx, id, nil, chainDepth)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("causal chain of %d: %w", id, err)
 	}
-	var out []chainStep
-	for _, st := range steps[:min(len(steps), chainMax)] {
+	out := make([]chainStep, 0, min(len(steps), chainMax))
+	for _, st := range steps {
+		if len(out) == chainMax {
+			break
+		}
+		if st.Fact == nil {
+			continue
+		}
 		dir := "effect"
 		if st.Direction == holomem.ChainBackward {
 			dir = "cause"
