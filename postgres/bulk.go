@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
 	"github.com/holomem/holomem/text"
 )
 
@@ -27,10 +28,10 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 				return nil, err
 			}
 		}
-		if err := prepareFact(f); err != nil {
+		if err := rowcodec.PrepareFact(f); err != nil {
 			return nil, fmt.Errorf("fact %d: %w", i, err)
 		}
-		hashes[i] = contentHash(f.Content)
+		hashes[i] = rowcodec.ContentHash(f.Content)
 	}
 
 	// What the database holds already: facts by external key, and the
@@ -163,7 +164,7 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 				f.UpdatedAt = f.CreatedAt
 			}
 			f.CreatedAt, f.UpdatedAt = fromNanos(nanos(f.CreatedAt)), fromNanos(nanos(f.UpdatedAt))
-			ns[j], content[j], category[j], tags[j], source[j] = f.Namespace, f.Content, f.Category, joinTags(f.Tags), f.Source
+			ns[j], content[j], category[j], tags[j], source[j] = f.Namespace, f.Content, f.Category, rowcodec.JoinTags(f.Tags), f.Source
 			if f.ExternalKey != "" {
 				extKey[j] = &f.ExternalKey
 			}
@@ -171,7 +172,7 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 				anchorPath[j], anchorHash[j] = &f.Anchor.Path, &f.Anchor.Hash
 			}
 			if len(f.Embedding) > 0 {
-				modelID[j], emb[j] = &f.ModelID, encodeVector(f.Embedding)
+				modelID[j], emb[j] = &f.ModelID, rowcodec.EncodeVector(f.Embedding)
 			} else {
 				f.ModelID = ""
 			}
@@ -234,7 +235,7 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 				continue
 			}
 			f.ID, f.SupersededBy, created[i] = id, 0, true
-			ids, sns, fts = append(ids, id), append(sns, f.Namespace), append(fts, tsvectorText(f.Content, joinTags(f.Tags)))
+			ids, sns, fts = append(ids, id), append(sns, f.Namespace), append(fts, tsvectorText(f.Content, rowcodec.JoinTags(f.Tags)))
 			w.touch(f.Namespace)
 		}
 		if len(ids) > 0 {

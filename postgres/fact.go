@@ -2,17 +2,15 @@ package postgres
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
 )
 
 // Hot lookups, named so plan_test.go can check they use an index.
@@ -23,72 +21,6 @@ const (
 	qOtherFactByHash = "SELECT id FROM facts WHERE namespace = $1 AND content_hash = $2 AND id <> $3 AND ($4 OR external_key IS NULL) ORDER BY id LIMIT 1"
 	qFactByKey       = "SELECT id FROM facts WHERE namespace = $1 AND external_key = $2"
 )
-
-// contentHash is the first 8 bytes of SHA-256(content) as a signed integer,
-// the same key as the SQLite store's. A hit is confirmed by comparing the
-// content itself.
-func contentHash(s string) int64 {
-	sum := sha256.Sum256([]byte(s))
-	return int64(binary.BigEndian.Uint64(sum[:8]))
-}
-
-// storeTags normalises tags as the SQLite store does: holomem's rules, then
-// inner whitespace replaced by '-' (the column is space-separated).
-func storeTags(tags []string) []string {
-	tags = holomem.NormalizeTags(tags)
-	out := tags[:0]
-	seen := make(map[string]bool, len(tags))
-	for _, t := range tags {
-		if strings.ContainsFunc(t, unicode.IsSpace) {
-			t = strings.Join(strings.Fields(t), "-")
-		}
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-func joinTags(tags []string) string { return strings.Join(tags, " ") }
-
-func splitTags(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, " ")
-}
-
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// prepareFact normalises and validates f for storage.
-func prepareFact(f *holomem.Fact) error {
-	if f == nil {
-		return fmt.Errorf("%w: nil fact", holomem.ErrInvalid)
-	}
-	f.Normalize()
-	f.Tags = storeTags(f.Tags)
-	if err := f.Validate(); err != nil {
-		return err
-	}
-	if f.RetrievalCount < 0 || f.HelpfulCount < 0 || f.UnhelpfulCount < 0 {
-		return fmt.Errorf("%w: negative counters", holomem.ErrInvalid)
-	}
-	if len(f.Embedding) > 0 {
-		if err := checkVector(f.Embedding); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // factColumns lists the columns scanFact reads. Embedding and HRR are large
 // and selected only when asked for.
@@ -125,7 +57,7 @@ func scanFact(r pgx.Row) (*holomem.Fact, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.Tags = splitTags(tags)
+	f.Tags = rowcodec.SplitTags(tags)
 	if extKey != nil {
 		f.ExternalKey = *extKey
 	}
@@ -143,7 +75,7 @@ func scanFact(r pgx.Row) (*holomem.Fact, error) {
 		f.ModelID = *modelID
 	}
 	if len(embedding) > 0 {
-		if f.Embedding, err = decodeVector(embedding); err != nil {
+		if f.Embedding, err = rowcodec.DecodeVector(embedding); err != nil {
 			return nil, fmt.Errorf("fact %d: %w", f.ID, err)
 		}
 	}
@@ -269,10 +201,10 @@ func (w *wtx) existingFact(f *holomem.Fact, hash int64) (int64, error) {
 }
 
 func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
-	if err := prepareFact(f); err != nil {
+	if err := rowcodec.PrepareFact(f); err != nil {
 		return false, err
 	}
-	hash := contentHash(f.Content)
+	hash := rowcodec.ContentHash(f.Content)
 	existing, err := w.existingFact(f, hash)
 	if err != nil {
 		return false, err
@@ -291,14 +223,14 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 		}
 		var modelID, emb, hrr any
 		if len(f.Embedding) > 0 {
-			modelID, emb = f.ModelID, encodeVector(f.Embedding)
+			modelID, emb = f.ModelID, rowcodec.EncodeVector(f.Embedding)
 		} else {
 			f.ModelID = ""
 		}
 		if len(f.HRR) > 0 {
 			hrr = f.HRR
 		}
-		tags := joinTags(f.Tags)
+		tags := rowcodec.JoinTags(f.Tags)
 		// ON CONFLICT DO NOTHING: a concurrent transaction that stored the
 		// same content or key first wins, and this one loads its fact.
 		err := w.queryRow(`INSERT INTO facts (namespace, content, content_hash, category, tags, source, external_key,
@@ -306,7 +238,7 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 			anchor_path, anchor_hash, model_id, embedding, hrr)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
 			ON CONFLICT DO NOTHING RETURNING id`,
-			f.Namespace, f.Content, hash, f.Category, tags, f.Source, nullString(f.ExternalKey),
+			f.Namespace, f.Content, hash, f.Category, tags, f.Source, rowcodec.NullString(f.ExternalKey),
 			f.Trust, f.RetrievalCount, f.HelpfulCount, f.UnhelpfulCount, nanos(f.CreatedAt), nanos(f.UpdatedAt),
 			anchorPath, anchorHash, modelID, emb, hrr).Scan(&f.ID)
 		switch {
@@ -398,7 +330,7 @@ func factWhere(filter holomem.FactFilter, a *args) (cond string, ok bool) {
 		where = append(where, "f.category = "+a.add(*filter.Category))
 	}
 	if filter.Tag != nil {
-		tag := storeTags([]string{*filter.Tag})
+		tag := rowcodec.StoreTags([]string{*filter.Tag})
 		if len(tag) == 0 {
 			return "", false
 		}
@@ -503,9 +435,9 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 		var a args
 		set := func(col string, v any) { sets = append(sets, col+" = "+a.add(v)) }
 		contentChanged := upd.Content != nil && *upd.Content != cur.Content
-		content, tags := cur.Content, joinTags(cur.Tags)
+		content, tags := cur.Content, rowcodec.JoinTags(cur.Tags)
 		if contentChanged {
-			hash := contentHash(*upd.Content)
+			hash := rowcodec.ContentHash(*upd.Content)
 			var other int64
 			err := w.queryRow(qOtherFactByHash, cur.Namespace, hash, id, cur.ExternalKey == "").Scan(&other)
 			if err == nil {
@@ -536,13 +468,13 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 		}
 		tagsChanged := false
 		if upd.Tags != nil {
-			ts := storeTags(*upd.Tags)
+			ts := rowcodec.StoreTags(*upd.Tags)
 			for _, t := range ts {
 				if len(t) > holomem.MaxLabelBytes {
 					return fmt.Errorf("%w: tag is %d bytes; the limit is %d", holomem.ErrInvalid, len(t), holomem.MaxLabelBytes)
 				}
 			}
-			if joined := joinTags(ts); joined != tags {
+			if joined := rowcodec.JoinTags(ts); joined != tags {
 				tags, tagsChanged = joined, true
 				set("tags", joined)
 			}

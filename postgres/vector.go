@@ -2,51 +2,15 @@ package postgres
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
 )
-
-// encodeVector writes v as little-endian float32s, the embedding column's
-// format (the same bytes as on SQLite).
-func encodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-func decodeVector(b []byte) ([]float32, error) {
-	if len(b)%4 != 0 {
-		return nil, fmt.Errorf("embedding of %d bytes is not a float32 vector", len(b))
-	}
-	v := make([]float32, len(b)/4)
-	decodeInto(v, b)
-	return v, nil
-}
-
-func decodeInto(v []float32, b []byte) {
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-}
-
-// checkVector rejects vectors that would poison cosine scores.
-func checkVector(v []float32) error {
-	for i, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return fmt.Errorf("%w: embedding value %d is %v", holomem.ErrInvalid, i, x)
-		}
-	}
-	return nil
-}
 
 // ScanHRR calls fn with each fact's HRR vector in the namespace (all
 // namespaces when empty), not superseded unless includeSuperseded, in id
@@ -99,7 +63,7 @@ func (s *Store) SetEmbeddings(ctx context.Context, model string, vecs map[int64]
 		if len(v) == 0 {
 			return fmt.Errorf("set embeddings: %w: empty vector for fact %d", holomem.ErrInvalid, id)
 		}
-		if err := checkVector(v); err != nil {
+		if err := rowcodec.CheckVector(v); err != nil {
 			return fmt.Errorf("set embeddings: fact %d: %w", id, err)
 		}
 		ids = append(ids, id)
@@ -110,7 +74,7 @@ func (s *Store) SetEmbeddings(ctx context.Context, model string, vecs map[int64]
 	slices.Sort(ids) // rows are locked in id order: no deadlock between two callers
 	blobs := make([][]byte, len(ids))
 	for i, id := range ids {
-		blobs[i] = encodeVector(vecs[id])
+		blobs[i] = rowcodec.EncodeVector(vecs[id])
 	}
 	err := s.update(ctx, func(w *wtx) error {
 		rows, err := w.query(`UPDATE facts f SET model_id = $1, embedding = v.e
@@ -161,7 +125,7 @@ func (s *Store) ScanEmbeddings(ctx context.Context, namespace, model string, fn 
 				v = make([]float32, len(buf)/4)
 			}
 			v = v[:len(buf)/4]
-			decodeInto(v, buf)
+			rowcodec.DecodeInto(v, buf)
 			if err := fn(id, v); err != nil {
 				return err
 			}

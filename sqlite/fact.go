@@ -2,15 +2,13 @@ package sqlite
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
 )
 
 // Hot lookups, named so plan_test.go can check they use an index.
@@ -21,74 +19,6 @@ const (
 	qOtherFactByHash = "SELECT id FROM facts WHERE namespace = ? AND content_hash = ? AND id <> ? AND (? OR external_key IS NULL) ORDER BY id LIMIT 1"
 	qFactByKey       = "SELECT id FROM facts WHERE namespace = ? AND external_key = ?"
 )
-
-// contentHash is the first 8 bytes of SHA-256(content) as a signed integer:
-// a compact unique key per namespace. A hit is confirmed by comparing the
-// content itself.
-func contentHash(s string) int64 {
-	sum := sha256.Sum256([]byte(s))
-	return int64(binary.BigEndian.Uint64(sum[:8]))
-}
-
-// storeTags normalises tags the way the tags column needs them: holomem's
-// rules ([holomem.NormalizeTags]) and then inner whitespace runs replaced by
-// '-', because the column is space-separated ("good first issue" becomes
-// "good-first-issue").
-func storeTags(tags []string) []string {
-	tags = holomem.NormalizeTags(tags)
-	out := tags[:0]
-	seen := make(map[string]bool, len(tags))
-	for _, t := range tags {
-		if strings.ContainsFunc(t, unicode.IsSpace) {
-			t = strings.Join(strings.Fields(t), "-")
-		}
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-func joinTags(tags []string) string { return strings.Join(tags, " ") }
-
-func splitTags(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, " ")
-}
-
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// prepareFact normalises and validates f for storage.
-func prepareFact(f *holomem.Fact) error {
-	if f == nil {
-		return fmt.Errorf("%w: nil fact", holomem.ErrInvalid)
-	}
-	f.Normalize()
-	f.Tags = storeTags(f.Tags)
-	if err := f.Validate(); err != nil {
-		return err
-	}
-	if f.RetrievalCount < 0 || f.HelpfulCount < 0 || f.UnhelpfulCount < 0 {
-		return fmt.Errorf("%w: negative counters", holomem.ErrInvalid)
-	}
-	if len(f.Embedding) > 0 {
-		if err := checkVector(f.Embedding); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // factColumns lists the columns scanFact reads. Embedding and HRR are large
 // and selected only when asked for.
@@ -127,7 +57,7 @@ func scanFact(r rowScanner) (*holomem.Fact, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.Tags = splitTags(tags)
+	f.Tags = rowcodec.SplitTags(tags)
 	f.ExternalKey = extKey.String
 	f.CreatedAt, f.UpdatedAt = fromNanos(createdAt), fromNanos(updatedAt)
 	f.SupersededBy = supersededBy.Int64
@@ -136,7 +66,7 @@ func scanFact(r rowScanner) (*holomem.Fact, error) {
 	}
 	f.ModelID = modelID.String
 	if len(embedding) > 0 {
-		if f.Embedding, err = decodeVector(embedding); err != nil {
+		if f.Embedding, err = rowcodec.DecodeVector(embedding); err != nil {
 			return nil, fmt.Errorf("fact %d: %w", f.ID, err)
 		}
 	}
@@ -256,7 +186,7 @@ func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, er
 }
 
 func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
-	if err := prepareFact(f); err != nil {
+	if err := rowcodec.PrepareFact(f); err != nil {
 		return false, err
 	}
 	var existing int64
@@ -266,7 +196,7 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 			return false, err
 		}
 	}
-	hash := contentHash(f.Content)
+	hash := rowcodec.ContentHash(f.Content)
 	// A fact with an external key is identified by its key alone: two
 	// commits with the same message are two facts.
 	if existing == 0 && f.ExternalKey == "" {
@@ -303,7 +233,7 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 	}
 	var modelID, emb, hrr any
 	if len(f.Embedding) > 0 {
-		modelID, emb = f.ModelID, encodeVector(f.Embedding)
+		modelID, emb = f.ModelID, rowcodec.EncodeVector(f.Embedding)
 	} else {
 		f.ModelID = ""
 	}
@@ -316,7 +246,7 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 		trust, retrieval_count, helpful_count, unhelpful_count, created_at, updated_at,
 		anchor_path, anchor_hash, model_id, embedding, hrr)
 		VALUES ((SELECT last + 1 FROM fact_ids WHERE only = 1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		f.Namespace, f.Content, hash, f.Category, joinTags(f.Tags), f.Source, nullString(f.ExternalKey),
+		f.Namespace, f.Content, hash, f.Category, rowcodec.JoinTags(f.Tags), f.Source, rowcodec.NullString(f.ExternalKey),
 		f.Trust, f.RetrievalCount, f.HelpfulCount, f.UnhelpfulCount, nanos(f.CreatedAt), nanos(f.UpdatedAt),
 		anchorPath, anchorHash, modelID, emb, hrr)
 	if err != nil {
@@ -395,7 +325,7 @@ func (s *Store) FindFacts(ctx context.Context, filter holomem.FactFilter) ([]*ho
 		where, args = append(where, "f.category = ?"), append(args, *filter.Category)
 	}
 	if filter.Tag != nil {
-		tag := storeTags([]string{*filter.Tag})
+		tag := rowcodec.StoreTags([]string{*filter.Tag})
 		if len(tag) == 0 {
 			return nil, 0, nil
 		}
@@ -500,7 +430,7 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 		}
 		contentChanged := upd.Content != nil && *upd.Content != cur.Content
 		if contentChanged {
-			hash := contentHash(*upd.Content)
+			hash := rowcodec.ContentHash(*upd.Content)
 			var other int64
 			// A key-less fact must not take the content of any other fact;
 			// a keyed one only that of a key-less fact (see createFact).
@@ -531,13 +461,13 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 			set("category", c)
 		}
 		if upd.Tags != nil {
-			tags := storeTags(*upd.Tags)
+			tags := rowcodec.StoreTags(*upd.Tags)
 			for _, t := range tags {
 				if len(t) > holomem.MaxLabelBytes {
 					return fmt.Errorf("%w: tag is %d bytes; the limit is %d", holomem.ErrInvalid, len(t), holomem.MaxLabelBytes)
 				}
 			}
-			if joined := joinTags(tags); joined != joinTags(cur.Tags) {
+			if joined := rowcodec.JoinTags(tags); joined != rowcodec.JoinTags(cur.Tags) {
 				set("tags", joined)
 			}
 		}

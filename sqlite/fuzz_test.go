@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
 )
 
 // FuzzSearchText checks that no query, however hostile to FTS5, gives an
@@ -53,17 +54,17 @@ func FuzzVector(f *testing.F) {
 	f.Add([]byte{0, 0, 128, 63, 0, 0, 0, 0})
 	f.Add([]byte{1, 2, 3})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		v, err := decodeVector(b)
+		v, err := rowcodec.DecodeVector(b)
 		if len(b)%4 != 0 {
 			if err == nil {
-				t.Fatalf("decodeVector(%d bytes) accepted a partial float", len(b))
+				t.Fatalf("rowcodec.DecodeVector(%d bytes) accepted a partial float", len(b))
 			}
 			return
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := encodeVector(v); !slices.Equal(got, b) {
+		if got := rowcodec.EncodeVector(v); !slices.Equal(got, b) {
 			t.Fatalf("round trip %x -> %x", b, got)
 		}
 	})

@@ -3,48 +3,12 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
 )
-
-// encodeVector writes v as little-endian float32s, the embedding column's format.
-func encodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-// decodeVector reads the embedding column's format.
-func decodeVector(b []byte) ([]float32, error) {
-	if len(b)%4 != 0 {
-		return nil, fmt.Errorf("embedding blob of %d bytes is not a float32 vector", len(b))
-	}
-	v := make([]float32, len(b)/4)
-	decodeInto(v, b)
-	return v, nil
-}
-
-func decodeInto(v []float32, b []byte) {
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-}
-
-// checkVector rejects vectors that would poison cosine scores.
-func checkVector(v []float32) error {
-	for i, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return fmt.Errorf("%w: embedding value %d is %v", holomem.ErrInvalid, i, x)
-		}
-	}
-	return nil
-}
 
 // ScanHRR calls fn with each fact's HRR vector in the namespace (all
 // namespaces when it is empty), not superseded unless includeSuperseded, in
@@ -104,7 +68,7 @@ func (s *Store) SetEmbeddings(ctx context.Context, model string, vecs map[int64]
 		if len(v) == 0 {
 			return fmt.Errorf("set embeddings: %w: empty vector for fact %d", holomem.ErrInvalid, id)
 		}
-		if err := checkVector(v); err != nil {
+		if err := rowcodec.CheckVector(v); err != nil {
 			return fmt.Errorf("set embeddings: fact %d: %w", id, err)
 		}
 		ids = append(ids, id)
@@ -115,7 +79,7 @@ func (s *Store) SetEmbeddings(ctx context.Context, model string, vecs map[int64]
 	sortIDs(ids)
 	err := s.update(ctx, func(w *wtx) error {
 		for _, id := range ids {
-			if _, err := w.exec("UPDATE facts SET model_id = ?, embedding = ? WHERE id = ?", model, encodeVector(vecs[id]), id); err != nil {
+			if _, err := w.exec("UPDATE facts SET model_id = ?, embedding = ? WHERE id = ?", model, rowcodec.EncodeVector(vecs[id]), id); err != nil {
 				return err
 			}
 		}
@@ -159,7 +123,7 @@ func (s *Store) ScanEmbeddings(ctx context.Context, namespace, model string, fn 
 				v = make([]float32, len(buf)/4)
 			}
 			v = v[:len(buf)/4]
-			decodeInto(v, buf)
+			rowcodec.DecodeInto(v, buf)
 			if err := fn(id, v); err != nil {
 				return err
 			}
