@@ -64,6 +64,9 @@ func (a *app) addCmd() *cobra.Command {
 				for _, h := range res.Contradictions {
 					fmt.Fprintf(w, "  may contradict #%d: %s\n    (holomem supersede %d %d to replace it)\n", h.Fact.ID, oneLine(h.Fact.Content, 80), h.Fact.ID, res.Fact.ID)
 				}
+				for _, h := range res.Refinements {
+					fmt.Fprintf(w, "  adds detail to #%d: %s\n    (holomem supersede %d %d if the new fact replaces it)\n", h.Fact.ID, oneLine(h.Fact.Content, 80), h.Fact.ID, res.Fact.ID)
+				}
 				for _, r := range res.Risks {
 					fmt.Fprintf(w, "  flagged: %s (stored; shown to agents as quoted data)\n", r)
 				}
