@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
 )
 
 // SetMeta keeps a small named value, replacing any previous one. Returns
@@ -58,7 +58,7 @@ func (s *Store) LogInjection(ctx context.Context, inj holomem.Injection) error {
 		}
 		var id int64
 		err := w.queryRow("INSERT INTO injections (at, namespace, outcome, hits, took_ns, detail) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-			nanos(at), defaultNamespace(inj.Namespace), inj.Outcome, inj.Hits, int64(inj.Took), truncate(inj.Detail, 500)).Scan(&id)
+			nanos(at), defaultNamespace(inj.Namespace), inj.Outcome, inj.Hits, int64(inj.Took), rowcodec.Truncate(inj.Detail, 500)).Scan(&id)
 		if err != nil {
 			return err
 		}
@@ -98,20 +98,6 @@ func (s *Store) InjectionStats(ctx context.Context, since time.Time) (*holomem.I
 	if err != nil {
 		return nil, fmt.Errorf("injection stats: %w", err)
 	}
-	if len(took) > 0 {
-		slices.Sort(took)
-		st.P50 = took[len(took)/2]
-		st.P99 = took[(len(took)-1)*99/100]
-	}
+	rowcodec.SetInjectionPercentiles(st, took)
 	return st, nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
 )
 
 // maxInjectionLog is how many hook runs the log keeps; older rows are
@@ -22,7 +22,7 @@ func (s *Store) LogInjection(ctx context.Context, inj holomem.Injection) error {
 			at = w.now
 		}
 		res, err := w.exec("INSERT INTO injections(at, namespace, outcome, hits, took_ns, detail) VALUES (?, ?, ?, ?, ?, ?)",
-			nanos(at), defaultNamespace(inj.Namespace), inj.Outcome, inj.Hits, int64(inj.Took), truncate(inj.Detail, 500))
+			nanos(at), defaultNamespace(inj.Namespace), inj.Outcome, inj.Hits, int64(inj.Took), rowcodec.Truncate(inj.Detail, 500))
 		if err != nil {
 			return err
 		}
@@ -66,20 +66,6 @@ func (s *Store) InjectionStats(ctx context.Context, since time.Time) (*holomem.I
 	if err != nil {
 		return nil, fmt.Errorf("injection stats: %w", err)
 	}
-	if len(took) > 0 {
-		slices.Sort(took)
-		st.P50 = took[len(took)/2]
-		st.P99 = took[(len(took)-1)*99/100]
-	}
+	rowcodec.SetInjectionPercentiles(st, took)
 	return st, nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }

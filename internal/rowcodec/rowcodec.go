@@ -10,7 +10,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/holomem/holomem"
@@ -121,4 +123,26 @@ func CheckVector(v []float32) error {
 		}
 	}
 	return nil
+}
+
+// SetInjectionPercentiles sets st's P50 and P99 from the hook runs'
+// durations, sorting took in place.
+func SetInjectionPercentiles(st *holomem.InjectionStats, took []time.Duration) {
+	if len(took) == 0 {
+		return
+	}
+	slices.Sort(took)
+	st.P50 = took[len(took)/2]
+	st.P99 = took[(len(took)-1)*99/100]
+}
+
+// Truncate cuts s to at most n bytes without splitting a UTF-8 sequence.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }
