@@ -14,6 +14,7 @@ import (
 	"hash/fnv"
 	"html/template"
 	"io/fs"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -168,6 +169,10 @@ func (s *Server) page(fn pageFunc) http.HandlerFunc {
 		h.Set("Referrer-Policy", "no-referrer")
 		p := &page{Namespace: s.uiNamespace(r), CSRF: s.csrfToken(w, r)}
 		if r.Method == http.MethodPost {
+			if err := s.parseForm(r); err != nil {
+				s.uiError(w, r, p, err)
+				return
+			}
 			if err := s.checkCSRF(r); err != nil {
 				s.uiError(w, r, p, err)
 				return
@@ -247,7 +252,7 @@ func (s *Server) checkCSRF(r *http.Request) error {
 // formValue reads one field of a url-encoded or multipart form (bounded by
 // MaxBodyBytes for url-encoded bodies; multipart is parsed by its handler).
 func (s *Server) formValue(r *http.Request, name string) string {
-	s.parseForm(r)
+	s.parseForm(r) //nolint:errcheck // page reported a broken body before the handler ran
 	if r.MultipartForm != nil {
 		if v := r.MultipartForm.Value[name]; len(v) > 0 {
 			return v[0]
@@ -257,20 +262,35 @@ func (s *Server) formValue(r *http.Request, name string) string {
 }
 
 // parseForm parses the body once: url-encoded forms up to MaxBodyBytes,
-// multipart uploads up to the import limit.
-func (s *Server) parseForm(r *http.Request) {
+// multipart uploads up to the import limit. It returns why the body could
+// not be read (only on the first call: page makes it before the CSRF
+// check, so a broken body is a clear 400 or 413, not a missing token).
+func (s *Server) parseForm(r *http.Request) error {
 	if r.Form != nil {
-		return
+		return nil
 	}
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
 		// Uploads (imports): the file plus a little room for the fields;
 		// past 8 MiB the parts go to temporary files the server removes.
-		r.Body = http.MaxBytesReader(nil, r.Body, s.importMax()+1<<20)
-		_ = r.ParseMultipartForm(8 << 20)
-		return
+		limit := s.importMax() + 1<<20
+		r.Body = http.MaxBytesReader(nil, r.Body, limit)
+		return formError(r.ParseMultipartForm(8<<20), limit)
 	}
 	r.Body = http.MaxBytesReader(nil, r.Body, s.opts.MaxBodyBytes)
-	_ = r.ParseForm()
+	return formError(r.ParseForm(), s.opts.MaxBodyBytes)
+}
+
+// formError says why a form body could not be parsed, as a 413 when it is
+// too large and a 400 otherwise.
+func formError(err error, limit int64) error {
+	var mbe *http.MaxBytesError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &mbe), errors.Is(err, multipart.ErrMessageTooLarge):
+		return fmt.Errorf("%w: the form is larger than %d bytes", errTooLarge, limit)
+	}
+	return fmt.Errorf("%w: the form body could not be read: %v", errBadRequest, err)
 }
 
 // nsQuery is "namespace=NS" for links, or "" for the default namespace.

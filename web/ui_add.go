@@ -33,7 +33,7 @@ func (s *Server) handleAddPage(w http.ResponseWriter, r *http.Request, p *page) 
 // handleAddForm either checks the fact (action=check: near-duplicates and
 // likely contradictions, nothing written) or saves it (action=save).
 func (s *Server) handleAddForm(w http.ResponseWriter, r *http.Request, p *page) error {
-	s.parseForm(r)
+	s.parseForm(r) //nolint:errcheck // page reported a broken body before the handler ran
 	if ns := strings.TrimSpace(s.formValue(r, "namespace")); ns != "" {
 		p.Namespace = ns
 	}

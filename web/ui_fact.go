@@ -178,7 +178,7 @@ func (s *Server) handleEditForm(w http.ResponseWriter, r *http.Request, p *page)
 		return err
 	}
 	var upd holomem.FactUpdate
-	s.parseForm(r)
+	s.parseForm(r) //nolint:errcheck // page reported a broken body before the handler ran
 	if r.PostForm.Has("content") {
 		c := strings.ReplaceAll(s.formValue(r, "content"), "\r\n", "\n")
 		if c != f.Content {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every fuzz target at holomem's doors for FUZZTIME each (default 20s):
-# HTTP bodies, MCP lines and tool arguments, the importers, the model
+# HTTP bodies and the web forms, MCP lines and tool arguments, the importers, the model
 # parsers, the vector decoders, full-text queries. .ci/run calls it; a
 # longer run: FUZZTIME=5m bash scripts/reliability/fuzz.sh
 # A failure leaves its input under the package's testdata/fuzz/: commit it
@@ -10,6 +10,7 @@ cd "$(dirname "$0")/../.."
 FUZZTIME="${FUZZTIME:-20s}"
 targets=(
   "./web/ FuzzServer_Decode"
+  "./web/ FuzzUI_Forms"
   "./mcpserver/ FuzzGuardLines"
   "./mcpserver/ FuzzToolArguments"
   "./importer/ FuzzJSONL"
