@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -513,4 +514,77 @@ func (s *Index) Persist(ctx context.Context, minChanges int) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// GraphCheck is what [VerifyGraphs] found for one namespace's stored graph.
+type GraphCheck struct {
+	Namespace string `json:"namespace"`
+	Model     string `json:"model,omitempty"`
+	Nodes     int    `json:"nodes"`
+	Edges     int    `json:"edges"`
+	// Problem says why the stored graph would not be trusted by a load
+	// (empty when it decodes).
+	Problem string `json:"problem,omitempty"`
+}
+
+// VerifyGraphs decodes the stored HNSW graph of every namespace the way a
+// load does (its meta, edge and node counts against the edges, every link
+// through the hnsw package's checks) without trusting, rebuilding or
+// writing anything: `holomem verify` reports what a load would otherwise
+// repair silently. It needs no model: the graph's meta names the model and
+// dimension whose vectors it reads. Namespaces without a stored graph are
+// skipped. Only I/O errors are returned; a damaged graph is a Problem.
+func VerifyGraphs(ctx context.Context, store Store) ([]GraphCheck, error) {
+	st, err := store.Stats(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("verify graphs: %w", err)
+	}
+	var out []GraphCheck
+	for _, ns := range slices.Sorted(maps.Keys(st.Namespaces)) {
+		raw, err := store.Meta(ctx, graphMetaKey(ns))
+		if errors.Is(err, holomem.ErrNotFound) || (err == nil && raw == "") {
+			continue
+		}
+		if err != nil {
+			return out, fmt.Errorf("verify graph of %q: %w", ns, err)
+		}
+		c := GraphCheck{Namespace: ns}
+		var meta graphMeta
+		if err := json.Unmarshal([]byte(raw), &meta); err != nil {
+			c.Problem = fmt.Sprintf("%v: meta: %v", errGraphInvalid, err)
+			out = append(out, c)
+			continue
+		}
+		c.Model, c.Nodes, c.Edges = meta.Model, meta.Nodes, meta.Edges
+		if meta.Dim <= 0 || meta.Dim > 1<<16 {
+			c.Problem = fmt.Sprintf("%v: meta names %d dimensions", errGraphInvalid, meta.Dim)
+			out = append(out, c)
+			continue
+		}
+		idx := New(store, meta.Model, meta.Dim, Config{}, nil)
+		sp := newSpace(meta.Dim)
+		skipped := 0
+		err = store.ScanEmbeddings(ctx, ns, meta.Model, func(id int64, v []float32) error {
+			if sp.mat.Add(id, v) != nil {
+				skipped++
+			}
+			return nil
+		})
+		if err != nil {
+			return out, fmt.Errorf("verify graph of %q: vectors: %w", ns, err)
+		}
+		if skipped > 0 {
+			c.Problem = fmt.Sprintf("%v: built for %d dimensions, %d vectors of %s are not", errGraphInvalid, meta.Dim, skipped, meta.Model)
+			out = append(out, c)
+			continue
+		}
+		if _, err := idx.importPersisted(ctx, ns, sp, raw); err != nil {
+			if !graphError(err) {
+				return out, fmt.Errorf("verify graph of %q: %w", ns, err)
+			}
+			c.Problem = err.Error()
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }

@@ -357,6 +357,21 @@ func TestSemantic_CorruptGraph(t *testing.T) {
 		}
 		return m
 	}
+	// verify reads the stored graph without trusting or repairing it.
+	verifyGraphs := func(t *testing.T) []index.GraphCheck {
+		t.Helper()
+		cs, err := index.VerifyGraphs(ctx, fx.store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cs) != 1 || cs[0].Namespace != "default" {
+			t.Fatalf("VerifyGraphs = %+v, want one check of namespace default", cs)
+		}
+		return cs
+	}
+	if cs := verifyGraphs(t); cs[0].Problem != "" || cs[0].Nodes != n || cs[0].Edges == 0 {
+		t.Fatalf("VerifyGraphs of a fresh build = %+v", cs)
+	}
 	tests := []struct {
 		name    string
 		corrupt func(t *testing.T)
@@ -424,6 +439,13 @@ func TestSemantic_CorruptGraph(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.corrupt(t)
+			// A graph of another model is stale, not damaged: verify reads
+			// it with that model's vectors (here none).
+			if cs := verifyGraphs(t); cs[0].Problem == "" && tt.name != "OtherModel" {
+				t.Errorf("VerifyGraphs found nothing wrong: %+v", cs)
+			} else if tt.name != "OtherModel" && !strings.Contains(cs[0].Problem, tt.want) {
+				t.Errorf("VerifyGraphs problem %q lacks %q", cs[0].Problem, tt.want)
+			}
 			m, err := retrieve.New(fx.store, fx.opts)
 			if err != nil {
 				t.Fatal(err)

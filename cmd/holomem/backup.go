@@ -18,6 +18,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/hrr"
+	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/sqlite"
 )
@@ -145,6 +146,7 @@ type verifyReport struct {
 	Edges    int      `json:"edges"`
 	HRR      int      `json:"hrr_checked"`
 	Vectors  int      `json:"vectors_checked"`
+	Graphs   int      `json:"graphs_checked"`
 	Problems []string `json:"problems,omitempty"`
 }
 
@@ -154,7 +156,9 @@ func (a *app) verifyCmd() *cobra.Command {
 		Short: "Check a database or backup file: pages, indexes, full-text index, vectors, edges",
 		Long: `Checks FILE (default: --db): SQLite's integrity_check and foreign keys (every
 edge's endpoints exist), the full-text index's integrity check, and that every
-fact's HRR vector and embedding decode (right size, finite numbers). Exit 0
+fact's HRR vector and embedding decode (right size, finite numbers), and that
+each stored HNSW graph decodes as a load would read it (meta, counts, links,
+levels; a damaged one is rebuilt by "holomem graph build"). Exit 0
 when all hold, 1 with the list of problems otherwise. Opening an older file
 upgrades its schema.`,
 		GroupID: "admin", Args: cobra.MaximumNArgs(1),
@@ -253,6 +257,16 @@ func verifyFile(ctx context.Context, file string) *verifyReport {
 			bad("%d %s vectors read, the counts say %d", seen, model, n)
 		}
 	}
+	graphs, err := index.VerifyGraphs(ctx, s)
+	if err != nil {
+		bad("%v", err)
+	}
+	for _, g := range graphs {
+		rep.Graphs++
+		if g.Problem != "" {
+			bad("HNSW graph of namespace %s: %s; run `holomem graph build`", g.Namespace, g.Problem)
+		}
+	}
 	return rep
 }
 
@@ -264,8 +278,8 @@ func printVerify(w io.Writer, r *verifyReport) {
 	if !r.OK {
 		state = "PROBLEMS"
 	}
-	fmt.Fprintf(w, "verify %s: %s (schema %d, %d facts, %d edges, %d HRR and %d embedding vectors checked)\n",
-		r.File, state, r.Schema, r.Facts, r.Edges, r.HRR, r.Vectors)
+	fmt.Fprintf(w, "verify %s: %s (schema %d, %d facts, %d edges, %d HRR and %d embedding vectors, %d HNSW graphs checked)\n",
+		r.File, state, r.Schema, r.Facts, r.Edges, r.HRR, r.Vectors, r.Graphs)
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "  problem: %s\n", p)
 	}

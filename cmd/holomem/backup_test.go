@@ -1,10 +1,18 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/index"
+	"github.com/holomem/holomem/retrieve"
+	"github.com/holomem/holomem/sqlite"
 )
 
 func TestCLI_BackupVerifyRestore(t *testing.T) {
@@ -92,5 +100,67 @@ func TestCLI_PoisoningFlaggedAndQuoted(t *testing.T) {
 	}
 	if strings.Count(hook, "</holomem-memory>") != 1 || !strings.Contains(hook, "flagged") {
 		t.Errorf("hook output lets markup through or drops the flag:\n%s", hook)
+	}
+}
+
+// TestCLI_VerifyDecodesHNSWGraph: verify reads the stored HNSW graph as a
+// load would and reports a damaged one (a load would rebuild it silently).
+func TestCLI_VerifyDecodesHNSWGraph(t *testing.T) {
+	c := newCLI(t)
+	ctx := t.Context()
+	s, err := sqlite.Open(ctx, c.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := retrieve.New(s, retrieve.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const dim, model = 16, "test-model@1"
+	r := rand.New(rand.NewPCG(1, 2))
+	var facts []*holomem.Fact
+	for i := range 120 {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(r.NormFloat64())
+		}
+		facts = append(facts, &holomem.Fact{Content: fmt.Sprintf("vector note %d", i), Embedding: v, ModelID: model})
+	}
+	if _, err := m.Import(ctx, facts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := index.New(s, model, dim, index.Config{}, nil).Build(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	s.Close()
+
+	var rep verifyReport
+	c.json(&rep, "verify")
+	if !rep.OK || rep.Graphs != 1 || rep.Vectors != 120 {
+		t.Fatalf("verify of a fresh graph: %+v", rep)
+	}
+	// The meta claims 7 more nodes than the stored edges hold.
+	s, err = sqlite.Open(ctx, c.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := s.Meta(ctx, "hnsw:default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta map[string]any
+	if err := json.Unmarshal([]byte(raw), &meta); err != nil {
+		t.Fatal(err)
+	}
+	meta["nodes"] = meta["nodes"].(float64) + 7
+	b, _ := json.Marshal(meta)
+	if err := s.SetMeta(ctx, "hnsw:default", string(b)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	out, _, code := c.run("", "verify")
+	if code == 0 || !strings.Contains(out, "HNSW graph of namespace default") || !strings.Contains(out, "nodes stored") {
+		t.Fatalf("verify of a damaged graph: exit %d\n%s", code, out)
 	}
 }

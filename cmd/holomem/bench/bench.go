@@ -34,6 +34,7 @@ var scenarios = []func(*Env) *cobra.Command{
 	(*Env).mcpCmd,
 	(*Env).importCmd,
 	(*Env).keywordCmd,
+	(*Env).loadCmd,
 }
 
 // Command returns `holomem bench` with every scenario as a subcommand.
