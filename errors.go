@@ -24,4 +24,10 @@ var (
 	// space, or point --db elsewhere), so transports say so instead of
 	// "internal error".
 	ErrStorageFull = errors.New("holomem: storage full or read-only: free disk space (or make the database writable) and retry")
+	// ErrStoreMoved means the database file was deleted or replaced (a
+	// restore, a copy over it, rm) while this process had it open: its
+	// writes would land in a file no one reads any more, so they are
+	// refused until the process is restarted and opens the file now at
+	// the path.
+	ErrStoreMoved = errors.New("holomem: the database file was deleted or replaced while open: writes are refused; restart holomem to open the file now at the path")
 )

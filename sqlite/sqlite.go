@@ -67,6 +67,11 @@ func registerFunctions() {
 type Store struct {
 	path string
 	now  func() time.Time
+	// ident is the file opened (os.Stat at open); abs its absolute path.
+	// A write first checks that the path still names that file (see
+	// CheckFile); nil for a read-only store.
+	ident os.FileInfo
+	abs   string
 
 	// wmu allows one write transaction at a time in this process.
 	wmu sync.Mutex
@@ -192,9 +197,12 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
+	walNotice, err := walCut(path)
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
 
 	s := &Store{path: path, now: o.now}
-	var err error
 	if s.wdb, err = openDB(path, o.busyTimeout, "immediate", 1); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
@@ -214,7 +222,42 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("open store: %s: %w", path, err)
 	}
+	// The connections are open (migrate used them): remember which file
+	// they hold.
+	if s.abs, err = filepath.Abs(path); err == nil {
+		s.ident, err = os.Stat(s.abs)
+	}
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if walNotice != "" {
+		s.recordWALCut(ctx, walNotice)
+	}
 	return s, nil
+}
+
+// CheckFile reports whether the path the store was opened from still
+// names the file it holds open. A file deleted or replaced under a running
+// process (a restore, a copy over it, rm) would otherwise take its writes
+// silently: SQLite keeps writing to the unlinked inode, and every
+// acknowledged write after that is lost when the process exits. It returns
+// an error wrapping [holomem.ErrStoreMoved] then; writes check it first
+// and serve reports it at /healthz. It costs one stat.
+func (s *Store) CheckFile() error {
+	if s.ident == nil {
+		return nil
+	}
+	fi, err := os.Stat(s.abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w (%s no longer exists)", holomem.ErrStoreMoved, s.abs)
+	case err != nil:
+		return fmt.Errorf("check %s: %w", s.abs, err)
+	case !os.SameFile(fi, s.ident):
+		return fmt.Errorf("%w (%s is another file now)", holomem.ErrStoreMoved, s.abs)
+	}
+	return nil
 }
 
 func openDB(path string, busy time.Duration, txlock string, conns int) (*sql.DB, error) {

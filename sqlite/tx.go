@@ -82,6 +82,9 @@ func (s *Store) update(ctx context.Context, fn func(w *wtx) error) error {
 	if s.closed {
 		return errClosed
 	}
+	if err := s.CheckFile(); err != nil {
+		return err
+	}
 	w := &wtx{ctx: ctx, s: s, now: s.now()}
 	err := s.updateLocked(w, fn)
 	s.prepareLocked(w.missing)

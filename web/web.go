@@ -58,6 +58,9 @@ type Options struct {
 	// Status computes the doctor findings the status page shows; nil
 	// shows the store's counts and the live channels only.
 	Status StatusFunc
+	// Health, when set, is asked by /healthz: an error (the database file
+	// deleted or replaced under the server) answers 503 with its message.
+	Health func(ctx context.Context) error
 	// Import runs an uploaded file's import; nil disables the import page.
 	Import ImportFunc
 	// ImportMaxBytes bounds an uploaded file; 0 means DefaultImportMaxBytes.
@@ -265,6 +268,13 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Version != "" {
 		h["version"] = s.opts.Version
 	}
+	if s.opts.Health != nil {
+		if err := s.opts.Health(r.Context()); err != nil {
+			h["status"], h["error"] = "error", strings.ReplaceAll(err.Error(), "holomem: ", "")
+			writeJSON(w, http.StatusServiceUnavailable, h)
+			return
+		}
+	}
 	writeJSON(w, http.StatusOK, h)
 }
 
@@ -289,6 +299,7 @@ var errorCodes = []struct {
 	{holomem.ErrConflict, http.StatusConflict, "conflict"},
 	{holomem.ErrNoEmbedder, http.StatusServiceUnavailable, "no_embedder"},
 	{holomem.ErrStorageFull, http.StatusInsufficientStorage, "storage_full"},
+	{holomem.ErrStoreMoved, http.StatusServiceUnavailable, "store_moved"},
 	{errBadRequest, http.StatusBadRequest, "bad_request"},
 	{errTooLarge, http.StatusRequestEntityTooLarge, "too_large"},
 	{errUnauthorized, http.StatusUnauthorized, "unauthorized"},

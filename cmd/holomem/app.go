@@ -261,6 +261,9 @@ func (a *app) printError(err error, code int) {
 	case exitNoModel:
 		hint = "run `holomem model pull` or use --no-model"
 	}
+	if errors.Is(err, holomem.ErrStoreMoved) {
+		hint = "restart `holomem serve`/`holomem mcp` after a restore or after replacing the database file; nothing was written to the old file"
+	}
 	if errors.Is(err, holomem.ErrStorageFull) {
 		hint = "free disk space on the database's file system (or point --db elsewhere) and retry; nothing acknowledged was lost (`holomem verify` checks the file)"
 	}

@@ -151,11 +151,15 @@ type verifyReport struct {
 }
 
 func (a *app) verifyCmd() *cobra.Command {
-	return &cobra.Command{
+	var clearWAL bool
+	cmd := &cobra.Command{
 		Use:   "verify [FILE]",
 		Short: "Check a database or backup file: pages, indexes, full-text index, vectors, edges",
 		Long: `Checks FILE (default: --db): SQLite's integrity_check and foreign keys (every
 edge's endpoints exist), the full-text index's integrity check, and that every
+A write-ahead log found cut inside a frame when the file was last opened (a
+truncated copy, a torn write: the transactions after its last whole commit
+are gone) is reported until --clear-wal-notice. Checks that every
 fact's HRR vector and embedding decode (right size, finite numbers), and that
 each stored HNSW graph decodes as a load would read it (meta, counts, links,
 levels; a damaged one is rebuilt by "holomem graph build"). Exit 0
@@ -173,6 +177,11 @@ upgrades its schema.`,
 			if _, err := os.Stat(file); err != nil {
 				return fmt.Errorf("verify: %w", err)
 			}
+			if clearWAL {
+				if err := clearWALNotice(cmd.Context(), file); err != nil {
+					return err
+				}
+			}
 			rep := verifyFile(cmd.Context(), file)
 			if err := a.out(rep, func(w io.Writer) { printVerify(w, rep) }); err != nil {
 				return err
@@ -183,6 +192,17 @@ upgrades its schema.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&clearWAL, "clear-wal-notice", false, "forget a recorded cut write-ahead log (after comparing with the last backup), then verify")
+	return cmd
+}
+
+func clearWALNotice(ctx context.Context, file string) error {
+	s, err := sqlite.Open(ctx, file)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	defer s.Close()
+	return s.ClearWALNotice(ctx)
 }
 
 // verifyFile opens file and checks everything it holds; it never fails,
@@ -199,6 +219,9 @@ func verifyFile(ctx context.Context, file string) *verifyReport {
 	defer s.Close()
 	if err := s.Check(ctx); err != nil {
 		bad("%v", err)
+	}
+	if n, err := s.WALNotice(ctx); err != nil || n != "" {
+		bad("%s%v; compare the facts with the last backup (holomem restore brings it back), then run `holomem verify --clear-wal-notice`", n, errOrEmpty(err))
 	}
 	st, err := s.Stats(ctx, "")
 	if err != nil {
@@ -268,6 +291,14 @@ func verifyFile(ctx context.Context, file string) *verifyReport {
 		}
 	}
 	return rep
+}
+
+// errOrEmpty is err's text, or nothing for nil.
+func errOrEmpty(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 func printVerify(w io.Writer, r *verifyReport) {

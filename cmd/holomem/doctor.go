@@ -85,6 +85,13 @@ func (a *app) diagnose(ctx context.Context, m *retrieve.Memory) (*doctorReport, 
 		r.Extra["hook_24h"] = d.Hooks
 	}
 	r.Extra["last_backup"] = backupAge(ctx, m.Store())
+	if w, ok := m.Store().(interface {
+		WALNotice(context.Context) (string, error)
+	}); ok {
+		if n, err := w.WALNotice(ctx); err == nil && n != "" {
+			r.Warnings = append(r.Warnings, n+"; compare with the last backup, then `holomem verify --clear-wal-notice`")
+		}
+	}
 	return r, nil
 }
 

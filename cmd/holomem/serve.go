@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -54,6 +55,10 @@ the periodic refresh staying as the fallback.`,
 			log.Info("warm", "took", time.Since(t0).Round(time.Millisecond), "channels", m.Channels())
 			mcpSrv := mcpserver.New(m, m.Store(), mcpserver.Options{Namespace: a.ns(), Version: version, Logger: log})
 			opts := web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log, Version: version}
+			if c, ok := m.Store().(interface{ CheckFile() error }); ok {
+				opts.Health = func(context.Context) error { return c.CheckFile() }
+				go watchFile(ctx, c.CheckFile, log)
+			}
 			a.webUI(&opts, m)
 			h := web.NewServer(m, m.Store(), opts)
 			ln, err := net.Listen("tcp", addr)
@@ -114,6 +119,26 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, m *retrieve
 		err = nil
 	}
 	return err
+}
+
+// watchFile logs, once, that the database file was deleted or replaced
+// under the server (a restore run beside it, a copy over it): writes are
+// refused from then on (sqlite.Store.CheckFile) and /healthz answers 503,
+// but an operator reading only the log learns it here.
+func watchFile(ctx context.Context, check func() error, log *slog.Logger) {
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := check(); err != nil {
+				log.Error("database file changed under serve; writes are refused until restart", "err", err)
+				return
+			}
+		}
+	}
 }
 
 // retrievalFlushEvery is how often serve and mcp write the retrieval counts
