@@ -55,6 +55,10 @@ type Entity struct {
 	Name    string
 	Kind    EntityKind
 	Aliases []string
+	// Recurring marks a rare lower-case word (only from [Extract]) that is
+	// an entity once it recurs: stores link it when the namespace already
+	// has the entity or at least [MinTermFacts] facts contain the word.
+	Recurring bool
 }
 
 // Entities extracts the entities of s deterministically, without a model:
@@ -65,6 +69,19 @@ type Entity struct {
 // Inside one span the most specific kind wins: issue, path, identifier,
 // tag, alias, quoted, proper.
 func Entities(s string) []Entity {
+	return extract(s, nil, false)
+}
+
+// Extract is [Entities] for a stored fact: tags are the fact's tags (a rare
+// word among them is a name in its content too), and after the entities
+// come the recurring candidates ([Entity.Recurring]), rare lower-case words
+// that stores make entities once they recur in the namespace. At most
+// [MaxEntities] in all.
+func Extract(s string, tags []string) []Entity {
+	return extract(s, tags, true)
+}
+
+func extract(s string, tags []string, weak bool) []Entity {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
@@ -76,13 +93,42 @@ func Entities(s string) []Entity {
 	x.chunks()
 	x.quotes()
 	x.propers()
-	return x.result()
+	ev := x.evidence(tags)
+	var rest []candidate
+	for _, c := range x.weak {
+		if ev[c.Name] {
+			c.Recurring = false
+			x.cands = append(x.cands, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	rest = append(rest, x.parts...)
+	out := x.result()
+	if !weak {
+		return out
+	}
+	seen := make(map[string]bool, len(out)+len(rest))
+	for _, e := range out {
+		seen[EntityKey(e.Name)] = true
+	}
+	slices.SortStableFunc(rest, func(a, b candidate) int { return a.pos - b.pos })
+	for _, c := range rest {
+		if len(out) == MaxEntities {
+			break
+		}
+		if k := EntityKey(c.Name); !seen[k] {
+			seen[k] = true
+			out = append(out, c.Entity)
+		}
+	}
+	return out
 }
 
 // priority orders candidates that start at the same byte.
 var priority = map[EntityKind]int{
 	EntityIssue: 0, EntityPath: 1, EntityIdentifier: 2, EntityTag: 3,
-	EntityAlias: 4, EntityQuoted: 5, EntityProper: 6,
+	EntityAlias: 4, EntityQuoted: 5, EntityProper: 6, EntityTerm: 7,
 }
 
 type candidate struct {
@@ -94,6 +140,8 @@ type extractor struct {
 	s     string
 	used  []bool // bytes claimed by a more specific entity or a URL
 	cands []candidate
+	weak  []candidate // rare words: recurring candidates (see Extract)
+	parts []candidate // rare path and identifier components: candidates too
 }
 
 func (x *extractor) add(pos int, kind EntityKind, name string, aliases ...string) {
@@ -456,6 +504,10 @@ func (x *extractor) chunk(start, end int) {
 	default:
 		if name := identifierOf(core, colon); name != "" {
 			x.add(start, EntityIdentifier, name)
+			x.claim(start, end)
+			return
+		}
+		if x.term(start, core) {
 			x.claim(start, end)
 		}
 	}

@@ -87,7 +87,12 @@ func TestEntities(t *testing.T) {
 func TestEntityKey(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"  Alice   Smith ", "alice smith"},
-		{"ЁЖИК\tв тумане", "ежик в тумане"},
+		{"ЁЖИК\tв тумане", "ежик в туман"},
+		// Russian names decline; their forms share one key.
+		{"Алексей", "алекс"}, {"Алексея", "алекс"}, {"Алексеем", "алекс"},
+		{"Маша", "маш"}, {"Машей", "маш"}, {"Москва", "москв"}, {"Москве", "москв"},
+		{"Иван", "иван"}, {"Ивана", "иван"}, {"Иванов", "иванов"}, {"Иванова", "иванов"},
+		{"Санкт-Петербурге", "санкт-петербург"}, {"Ян", "ян"},
 		{"", ""},
 		{"a\x00b", "a b"},
 	} {
@@ -180,6 +185,60 @@ func TestEntities_pathological(t *testing.T) {
 			}
 			_ = text.StripForEmbedding(s)
 			_ = text.IssueRefs(s)
+		})
+	}
+}
+
+// TestExtract_terms covers lower-case technical names: strong ones are
+// entities at once, rare words are recurring candidates ("~" below) unless
+// the text or the fact's tags also use them as a tag, path component or
+// identifier segment; common sentence openers are not names.
+func TestExtract_terms(t *testing.T) {
+	render := func(es []text.Entity) []string {
+		var out []string
+		for _, e := range es {
+			s := string(e.Kind) + ":" + e.Name
+			if e.Recurring {
+				s = "~" + s
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name string
+		in   string
+		tags []string
+		want []string
+	}{
+		{"RareWordRecurs", "We deployed nginx with Ansible.", nil, []string{"proper:Ansible", "~term:nginx"}},
+		{"CommonWordsNot", "the servers were restarted after the deploy", nil, nil},
+		{"DigitWord", "the k8s cluster speaks ipv6, not s3", nil, []string{"term:k8s", "term:ipv6"}},
+		{"VersionNot", "v2 is out, p99 is fine", nil, nil},
+		{"Flag", "run it with --dry-run or --half-life=1h", nil, []string{"term:--dry-run", "term:--half-life"}},
+		{"Compound", "use docker-compose, pkg/errors and utf-8; read-only and/or not", nil,
+			[]string{"term:docker-compose", "term:pkg/errors", "term:utf-8"}},
+		{"PathEvidence", "restart nginx after editing /etc/nginx/nginx.conf", nil,
+			[]string{"term:nginx", "path:/etc/nginx/nginx.conf"}},
+		{"PathComponentRecurs", "edit /etc/nginx/nginx.conf", nil, []string{"path:/etc/nginx/nginx.conf", "~term:nginx"}},
+		{"TagEvidence", "pnpm is faster", []string{"pnpm"}, []string{"term:pnpm"}},
+		{"HashTagEvidence", "pnpm is faster #pnpm", nil, []string{"term:pnpm", "tag:#pnpm"}},
+		{"IdentifierEvidence", "kubectl reads kubectl_config", nil, []string{"term:kubectl", "identifier:kubectl_config"}},
+		{"Openers", "Kudos to the team. Previously it failed. Thanks!", nil, nil},
+		{"OpenerNameToo", "Mark approved it.", nil, []string{"proper:Mark"}},
+		{"NotAfterAbbrev", "tools, e.g. Node.js", nil, []string{"proper:Node"}},
+		{"Russian", "Мы развернули nginx у Алексея", nil, []string{"proper:Алексея", "~term:nginx"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := render(text.Extract(tt.in, tt.tags))
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("Extract(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			for _, e := range text.Entities(tt.in) {
+				if e.Recurring {
+					t.Errorf("Entities(%q) returned recurring candidate %q", tt.in, e.Name)
+				}
+			}
 		})
 	}
 }

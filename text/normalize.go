@@ -76,8 +76,50 @@ func foldRune(r rune) rune {
 
 // EntityKey returns the key under which stores resolve an entity name
 // case-insensitively: the name normalised, trimmed, with runs of white
-// space collapsed to one space. Two names with the same key are the same
-// entity.
+// space collapsed to one space, and each Cyrillic word cut to its name stem
+// (see ruNameStem), so "Алексей", "у Алексея" and "с Алексеем" are one
+// entity. Two names with the same key are the same entity.
 func EntityKey(name string) string {
-	return strings.Join(strings.Fields(Normalize(name)), " ")
+	f := strings.Fields(Normalize(name))
+	for i, w := range f {
+		if strings.ContainsRune(w, '-') {
+			parts := strings.Split(w, "-")
+			for j, p := range parts {
+				parts[j] = ruNameStem(p)
+			}
+			f[i] = strings.Join(parts, "-")
+			continue
+		}
+		f[i] = ruNameStem(w)
+	}
+	return strings.Join(f, " ")
+}
+
+// ruCaseEndings are the case endings of Russian nouns and names that
+// ruNameStem removes before the final vowels, longest first.
+var ruCaseEndings = []string{"ами", "ями", "ого", "его", "ому", "ему", "ыми", "ими",
+	"ом", "ем", "ой", "ей", "ам", "ям", "ах", "ях", "ою", "ею", "ым", "им", "ых", "их"}
+
+// ruNameStem returns a normalised Cyrillic word without its case ending:
+// one ending of ruCaseEndings, then trailing vowels, й and ь, keeping at
+// least two letters. Snowball is not used because it stems a name's forms
+// apart ("алексей" -> алекс, "алексея" -> алексе); names decline simply,
+// and this joins Алексей/Алексея/Алексеем, Маша/Машей, Москва/Москве,
+// Иванов/Иванова while Иван and Иванов stay apart. Other words are
+// returned unchanged.
+func ruNameStem(w string) string {
+	if scriptOf(w) != scriptCyrillic {
+		return w
+	}
+	rs := []rune(w)
+	for _, e := range ruCaseEndings {
+		if n := utf8.RuneCountInString(e); len(rs) > n+2 && strings.HasSuffix(w, e) {
+			rs = rs[:len(rs)-n]
+			break
+		}
+	}
+	for len(rs) > 2 && strings.ContainsRune("аеиоуыэюяйь", rs[len(rs)-1]) {
+		rs = rs[:len(rs)-1]
+	}
+	return string(rs)
 }
