@@ -314,7 +314,7 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 // linkEntitiesBulk derives and links the entities of the created facts
 // with a handful of statements, resolving names exactly as linkEntities
 // does one fact after another.
-func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool) error {
+func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool) (err error) {
 	type key struct{ ns, key string }
 	type ent struct {
 		id   int64 // 0 while pending
@@ -323,12 +323,24 @@ func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool) error {
 	}
 	type pendingEnt struct{ ns, name, key string }
 	mentions := make([][]text.Entity, len(fs))
+	terms := make([][]text.Entity, len(fs))
+	defer func() {
+		if err == nil {
+			err = w.linkTerms(fs, created, terms)
+		}
+	}()
 	want := map[key]bool{}
 	for i, f := range fs {
 		if !created[i] {
 			continue
 		}
-		mentions[i] = text.Entities(f.Content)
+		for _, e := range text.Extract(f.Content, f.Tags) {
+			if e.Kind == text.EntityTerm {
+				terms[i] = append(terms[i], e) // linkTerms, one fact at a time
+			} else {
+				mentions[i] = append(mentions[i], e)
+			}
+		}
 		for _, e := range mentions[i] {
 			if k := text.EntityKey(e.Name); k != "" {
 				want[key{f.Namespace, k}] = true
@@ -513,4 +525,22 @@ func compareStrings(a, b string) int {
 		return 1
 	}
 	return 0
+}
+
+// linkTerms links the lower-case technical names of the created facts
+// (terms[i] of fs[i]) as linkEntities does, after the names
+// linkEntitiesBulk gave them: a term may need the namespace's document
+// frequency and may link earlier facts, so it goes one fact at a time.
+func (w *wtx) linkTerms(fs []*holomem.Fact, created []bool, terms [][]text.Entity) error {
+	for i, f := range fs {
+		if !created[i] || len(terms[i]) == 0 {
+			continue
+		}
+		names, err := w.linkEntityList(f.ID, f.Namespace, terms[i], f.Entities)
+		if err != nil {
+			return err
+		}
+		f.Entities = names
+	}
+	return nil
 }

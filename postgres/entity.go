@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
 	"github.com/holomem/holomem/text"
 )
 
@@ -30,10 +33,19 @@ const (
 // and their aliases, links them to the fact and returns their names in
 // order of appearance. A name that is an alias of a known entity links to
 // that entity.
-func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, error) {
-	var names []string
+//
+// A recurring candidate (a rare lower-case word, see text.Extract) links
+// when its entity exists, and becomes one when text.MinTermFacts facts of
+// the namespace contain it: the earlier facts are linked then.
+func (w *wtx) linkEntities(factID int64, namespace, content string, tags []string) ([]string, error) {
+	return w.linkEntityList(factID, namespace, text.Extract(content, tags), nil)
+}
+
+// linkEntityList links the extracted entities ents to the fact, after the
+// names it already has (linkEntitiesBulk links all but the terms).
+func (w *wtx) linkEntityList(factID int64, namespace string, ents []text.Entity, names []string) ([]string, error) {
 	linked := make(map[int64]bool)
-	for _, e := range text.Entities(content) {
+	for _, e := range ents {
 		key := text.EntityKey(e.Name)
 		if key == "" {
 			continue
@@ -46,6 +58,19 @@ func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, e
 			if id, name, err = w.resolveEntity(namespace, key); err != nil {
 				return nil, err
 			}
+		}
+		var others []int64 // facts to link when a term becomes an entity
+		if id == 0 && e.Kind == text.EntityTerm {
+			var err error
+			if others, err = w.termFacts(namespace, key, factID); err != nil {
+				return nil, err
+			}
+			if e.Recurring && len(others)+1 < text.MinTermFacts {
+				continue
+			}
+		}
+		if id == 0 && e.Recurring && e.Kind != text.EntityTerm {
+			continue // a sentence opener names only a known entity
 		}
 		if id == 0 {
 			// A concurrent writer may create the same entity: the loser
@@ -79,7 +104,12 @@ func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, e
 				return nil, fmt.Errorf("create alias %q: %w", a, err)
 			}
 		}
-		if linked[id] {
+		if len(others) > 0 {
+			if err := w.promoteTerm(key, id, others); err != nil {
+				return nil, err
+			}
+		}
+		if linked[id] || slices.Contains(names, name) {
 			continue
 		}
 		linked[id] = true
@@ -89,6 +119,70 @@ func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, e
 		names = append(names, name)
 	}
 	return names, nil
+}
+
+// termFacts returns the ids of the namespace's facts other than except
+// whose tsvector holds the term key (a single lower-case word), newest
+// first: the namespace's document frequency of the word.
+func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
+	toks := text.Tokens(key)
+	if len(toks) != 1 || toks[0] != key {
+		return nil, nil // "docker-compose", "--dry-run": not one lexeme
+	}
+	var q strings.Builder
+	writeLexeme(&q, key)
+	rows, err := w.query("SELECT id FROM fact_search WHERE namespace = $1 AND fts @@ $2::tsquery AND id <> $3 ORDER BY id DESC",
+		namespace, q.String(), except)
+	if err != nil {
+		return nil, fmt.Errorf("term %q: %w", key, err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// promoteTerm links the facts ids (found by termFacts) that mention the new
+// term entity id, as extracting their entities confirms.
+func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
+	rows, err := w.query("SELECT id, content, tags FROM facts WHERE id = ANY($1::bigint[]) ORDER BY id", ids)
+	if err != nil {
+		return fmt.Errorf("promote %q: %w", key, err)
+	}
+	var link []int64
+	for rows.Next() {
+		var fid int64
+		var content, tags string
+		if err := rows.Scan(&fid, &content, &tags); err != nil {
+			rows.Close()
+			return err
+		}
+		for _, e := range text.Extract(content, rowcodec.SplitTags(tags)) {
+			if text.EntityKey(e.Name) == key {
+				link = append(link, fid)
+				break
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(link) == 0 {
+		return nil
+	}
+	if _, err := w.exec(`INSERT INTO fact_entities (fact_id, entity_id, pos)
+		SELECT f, $2, (SELECT count(*) FROM fact_entities WHERE fact_id = f) FROM unnest($1::bigint[]) AS u(f)
+		ON CONFLICT DO NOTHING`, link, id); err != nil {
+		return fmt.Errorf("promote %q: %w", key, err)
+	}
+	return nil
 }
 
 // errConcurrentEntity is an entity created and deleted by other

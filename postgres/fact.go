@@ -249,7 +249,7 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 				f.ID, f.Namespace, tsvectorText(f.Content, tags)); err != nil {
 				return false, err
 			}
-			if f.Entities, err = w.linkEntities(f.ID, f.Namespace, f.Content); err != nil {
+			if f.Entities, err = w.linkEntities(f.ID, f.Namespace, f.Content, f.Tags); err != nil {
 				return false, err
 			}
 			return true, nil
@@ -511,7 +511,7 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 			if err != nil {
 				return err
 			}
-			if _, err := w.linkEntities(id, cur.Namespace, *upd.Content); err != nil {
+			if _, err := w.linkEntities(id, cur.Namespace, *upd.Content, rowcodec.SplitTags(tags)); err != nil {
 				return err
 			}
 			if err := w.pruneEntities(old); err != nil {

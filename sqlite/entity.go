@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/text"
 )
 
 // Hot lookups, named so plan_test.go can check they use an index.
@@ -25,14 +28,17 @@ const (
 	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = ? ORDER BY fact_id"
 )
 
-// linkEntities derives the entities of content, creates the missing ones
-// and their aliases, links them to the fact and returns their names in
-// order of appearance. A name that is an alias of a known entity links to
-// that entity.
-func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, error) {
+// linkEntities derives the entities of content (and tags), creates the
+// missing ones and their aliases, links them to the fact and returns their
+// names in order of appearance. A name that is an alias of a known entity
+// links to that entity. A recurring candidate (a rare lower-case word,
+// see text.Extract) links when its entity exists, and becomes one when
+// text.MinTermFacts facts of the namespace contain it: the earlier facts
+// are linked then (promoteTerm).
+func (w *wtx) linkEntities(factID int64, namespace, content string, tags []string) ([]string, error) {
 	var names []string
 	linked := make(map[int64]bool)
-	for _, e := range entities(content) {
+	for _, e := range extractEntities(content, tags) {
 		key := entityKey(e.Name)
 		if key == "" {
 			continue
@@ -45,6 +51,19 @@ func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, e
 			if id, name, err = w.resolveEntity(namespace, key); err != nil {
 				return nil, err
 			}
+		}
+		var others []int64 // facts to link when a term becomes an entity
+		if id == 0 && e.Kind == text.EntityTerm {
+			var err error
+			if others, err = w.termFacts(namespace, key, factID); err != nil {
+				return nil, err
+			}
+			if e.Recurring && len(others)+1 < text.MinTermFacts {
+				continue
+			}
+		}
+		if id == 0 && e.Recurring && e.Kind != text.EntityTerm {
+			continue // a sentence opener names only a known entity
 		}
 		if id == 0 {
 			res, err := w.exec("INSERT INTO entities (namespace, name, key) VALUES (?, ?, ?)", namespace, e.Name, key)
@@ -69,6 +88,11 @@ func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, e
 				return nil, fmt.Errorf("create alias %q: %w", a, err)
 			}
 		}
+		if len(others) > 0 {
+			if err := w.promoteTerm(key, id, others); err != nil {
+				return nil, err
+			}
+		}
 		if linked[id] {
 			continue
 		}
@@ -79,6 +103,66 @@ func (w *wtx) linkEntities(factID int64, namespace, content string) ([]string, e
 		names = append(names, name)
 	}
 	return names, nil
+}
+
+// qTermFacts finds the facts whose full-text index holds a word, in the
+// namespace (live or superseded), newest first.
+const qTermFacts = "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rowid DESC"
+
+// termFacts returns the ids of the namespace's facts other than except
+// whose index holds the term key (a single lower-case word), newest first.
+// The index holds every token, so this is the namespace's document
+// frequency of the word, read when a candidate first appears.
+func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
+	if strings.ContainsAny(key, " \"") || len(text.Tokens(key)) != 1 {
+		return nil, nil // "docker-compose", "--dry-run": not one index token
+	}
+	rows, err := w.query(qTermFacts, scopedMatch(`"`+text.Tokens(key)[0]+`"`, namespace, true))
+	if err != nil {
+		return nil, fmt.Errorf("term %q: %w", key, err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		if id != except {
+			ids = append(ids, id)
+		}
+	}
+	return ids, rows.Err()
+}
+
+// promoteTerm links the facts ids (found by termFacts) that mention the new
+// term entity id, as extracting their entities confirms.
+func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
+	for _, fid := range ids {
+		var content, tags string
+		if err := w.queryRow("SELECT content, tags FROM facts WHERE id = ?", fid).Scan(&content, &tags); err != nil {
+			return fmt.Errorf("promote %q: %w", key, err)
+		}
+		if !mentions(content, rowcodec.SplitTags(tags), key) {
+			continue
+		}
+		if _, err := w.exec(`INSERT OR IGNORE INTO fact_entities (fact_id, entity_id, pos)
+			VALUES (?, ?, (SELECT count(*) FROM fact_entities WHERE fact_id = ?))`, fid, id, fid); err != nil {
+			return fmt.Errorf("promote %q: %w", key, err)
+		}
+	}
+	return nil
+}
+
+// mentions reports whether the entities of content (recurring candidates
+// included) have the key.
+func mentions(content string, tags []string, key string) bool {
+	for _, e := range extractEntities(content, tags) {
+		if entityKey(e.Name) == key {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveEntity finds the entity whose key or alias key is key; id 0 when none.

@@ -256,7 +256,7 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 		return false, err
 	}
 	f.SupersededBy = 0
-	if f.Entities, err = w.linkEntities(f.ID, f.Namespace, f.Content); err != nil {
+	if f.Entities, err = w.linkEntities(f.ID, f.Namespace, f.Content, f.Tags); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -497,7 +497,11 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 			if err != nil {
 				return err
 			}
-			if _, err := w.linkEntities(id, cur.Namespace, *upd.Content); err != nil {
+			tags := cur.Tags
+			if upd.Tags != nil {
+				tags = *upd.Tags
+			}
+			if _, err := w.linkEntities(id, cur.Namespace, *upd.Content, tags); err != nil {
 				return err
 			}
 			if err := w.pruneEntities(old); err != nil {

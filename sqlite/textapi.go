@@ -22,4 +22,6 @@ func queryTokens(q string) []string {
 	return out
 }
 func entityKey(n string) string       { return text.EntityKey(n) }
-func entities(s string) []text.Entity { return text.Entities(s) }
+func extractEntities(s string, tags []string) []text.Entity {
+	return text.Extract(s, tags)
+}

@@ -111,3 +111,79 @@ func testEntitiesList(t *testing.T, s holomem.Store) {
 		t.Errorf("other namespace has entities %v", es)
 	}
 }
+
+// testEntitiesRecurringTerms: a rare lower-case word becomes an entity
+// once two facts of the namespace contain it, and then names the earlier
+// fact too; a word seen once, or in another namespace, does not.
+func testEntitiesRecurringTerms(t *testing.T, s holomem.Store) {
+	ctx := t.Context()
+	probe := func(name string) []int64 {
+		t.Helper()
+		ids, err := s.FactIDsByEntity(ctx, "", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	a := create(t, s, fact("We deployed nginx with Ansible on all servers"))
+	create(t, s, &holomem.Fact{Content: "nginx in another namespace", Namespace: "other"})
+	if ids := probe("nginx"); len(ids) != 0 {
+		t.Errorf("nginx after one fact: %v; want no entity yet", ids)
+	}
+	b := create(t, s, fact("nginx returns 502 when the upstream pool is exhausted"))
+	if ids := probe("nginx"); !slices.Equal(ids, []int64{a.ID, b.ID}) {
+		t.Errorf("FactIDsByEntity(nginx) = %v; want %v", ids, []int64{a.ID, b.ID})
+	}
+	if !slices.Contains(b.Entities, "nginx") {
+		t.Errorf("second fact's entities %q; want nginx", b.Entities)
+	}
+	c := create(t, s, fact("after editing the config, restart NGINX"))
+	if ids := probe("nginx"); !slices.Contains(ids, c.ID) {
+		t.Errorf("a later fact does not link the promoted term: %v", ids)
+	}
+	// Strong terms at once; the same word as a tag of the fact.
+	d := create(t, s, &holomem.Fact{Content: "pnpm is faster than the default", Tags: []string{"pnpm"}})
+	if ids := probe("pnpm"); !slices.Equal(ids, []int64{d.ID}) {
+		t.Errorf("FactIDsByEntity(pnpm) with the tag = %v; want [%d]", ids, d.ID)
+	}
+	e := create(t, s, fact("the k8s cluster runs kubectl 1.30; use --dry-run first"))
+	for _, name := range []string{"k8s", "--dry-run"} {
+		if ids := probe(name); !slices.Equal(ids, []int64{e.ID}) {
+			t.Errorf("FactIDsByEntity(%s) = %v; want [%d]", name, ids, e.ID)
+		}
+	}
+	if ids := probe("kubectl"); len(ids) != 0 {
+		t.Errorf("kubectl once: %v; want no entity yet", ids)
+	}
+	// A batch links a term that recurs within the batch.
+	batch := []*holomem.Fact{fact("pgbackrest runs nightly"), fact("the pgbackrest stanza must match")}
+	if _, err := s.CreateFacts(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	if ids := probe("pgbackrest"); !slices.Equal(ids, []int64{batch[0].ID, batch[1].ID}) {
+		t.Errorf("FactIDsByEntity(pgbackrest) after a batch = %v; want %v", ids, []int64{batch[0].ID, batch[1].ID})
+	}
+	if !slices.Contains(batch[1].Entities, "pgbackrest") {
+		t.Errorf("batch fact entities %q; want pgbackrest", batch[1].Entities)
+	}
+	// Openers and common words never become entities.
+	f := create(t, s, fact("Kudos to the team. Previously the servers crashed."))
+	if len(f.Entities) != 0 {
+		t.Errorf("entities of %q = %q; want none", f.Content, f.Entities)
+	}
+}
+
+// testEntitiesRussianCases: inflected forms of a Russian name are one
+// entity, whichever form came first.
+func testEntitiesRussianCases(t *testing.T, s holomem.Store) {
+	ctx := t.Context()
+	a := create(t, s, fact("Пароль от стенда есть у Алексея"))
+	b := create(t, s, fact("Алексей отвечает за базу данных"))
+	c := create(t, s, fact("С Алексеем договорились о релизе"))
+	for _, name := range []string{"Алексей", "алексея", "Алексеем"} {
+		ids, err := s.FactIDsByEntity(ctx, "", name)
+		if err != nil || !slices.Equal(ids, []int64{a.ID, b.ID, c.ID}) {
+			t.Errorf("FactIDsByEntity(%s) = %v, %v; want %v", name, ids, err, []int64{a.ID, b.ID, c.ID})
+		}
+	}
+}

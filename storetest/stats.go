@@ -14,9 +14,9 @@ import (
 
 func testStats(t *testing.T, s holomem.Store) {
 	ctx := t.Context()
-	a := create(t, s, &holomem.Fact{Content: "Alpha one", Category: "project", HRR: []byte{1}})
-	b := create(t, s, &holomem.Fact{Content: "Beta two", HRR: []byte{1}})
-	create(t, s, &holomem.Fact{Content: "Gamma three", Namespace: "team"})
+	a := create(t, s, &holomem.Fact{Content: "Team Alpha one", Category: "project", HRR: []byte{1}})
+	b := create(t, s, &holomem.Fact{Content: "Team Beta two", HRR: []byte{1}})
+	create(t, s, &holomem.Fact{Content: "Team Gamma three", Namespace: "team"})
 	if err := s.Supersede(ctx, a.ID, b.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,8 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"Entities/Alias", testEntitiesAlias},
 		{"Entities/WildcardsAreLiteral", testEntitiesWildcards},
 		{"Entities/List", testEntitiesList},
+		{"Entities/RecurringTerms", testEntitiesRecurringTerms},
+		{"Entities/RussianCases", testEntitiesRussianCases},
 		{"Embeddings", testEmbeddings},
 		{"Embeddings/Errors", testEmbeddingsErrors},
 		{"ScanHRR", testScanHRR},

@@ -55,9 +55,12 @@ type Entity struct {
 	Name    string
 	Kind    EntityKind
 	Aliases []string
-	// Recurring marks a rare lower-case word (only from [Extract]) that is
-	// an entity once it recurs: stores link it when the namespace already
-	// has the entity or at least [MinTermFacts] facts contain the word.
+	// Recurring marks a candidate (only from [Extract]) that is an entity
+	// only in context. A rare lower-case word (kind term): stores link it
+	// when the namespace has the entity or at least [MinTermFacts] facts
+	// contain the word. A common word opening a sentence (kind proper,
+	// "Kudos", "Zephyr"): stores link it only to an entity the namespace
+	// already has.
 	Recurring bool
 }
 
@@ -96,7 +99,7 @@ func extract(s string, tags []string, weak bool) []Entity {
 	ev := x.evidence(tags)
 	var rest []candidate
 	for _, c := range x.weak {
-		if ev[c.Name] {
+		if c.Kind == EntityTerm && ev[c.Name] {
 			c.Recurring = false
 			x.cands = append(x.cands, c)
 		} else {

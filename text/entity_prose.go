@@ -302,8 +302,16 @@ func (x *extractor) propers() {
 		for len(phrase) > 0 && !phrase[len(phrase)-1].capital {
 			phrase = phrase[:len(phrase)-1]
 		}
-		if len(phrase) == 1 && (utf8.RuneCountInString(s[phrase[0].start:phrase[0].end]) == 1 || x.commonOpener(phrase[0])) {
-			phrase = nil // a lone initial, a one-letter word or "Kudos" opening a sentence
+		if len(phrase) == 1 && utf8.RuneCountInString(s[phrase[0].start:phrase[0].end]) == 1 {
+			phrase = nil // a lone initial or a one-letter word
+		}
+		if len(phrase) == 1 && x.commonOpener(phrase[0]) {
+			// "Kudos" or "Previously" opening a sentence: a name only where
+			// the namespace already knows it ("Zephyr ships weekly" after
+			// "Erin owns the Zephyr project").
+			w := phrase[0]
+			x.weak = append(x.weak, candidate{pos: w.start, Entity: Entity{Name: s[w.start:w.end], Kind: EntityProper, Recurring: true}})
+			phrase = nil
 		}
 		if len(phrase) > 0 {
 			end := phrase[len(phrase)-1].end

@@ -49,8 +49,9 @@ func readEntitySample(t *testing.T) []sampleFact {
 }
 
 // predictEntities does what a store does with the sample as one memory per
-// namespace: each fact's entities, plus its recurring candidates that at
-// least text.MinTermFacts facts of the namespace contain.
+// namespace: each fact's entities, plus its recurring candidates that the
+// namespace knows as entities (a term at least text.MinTermFacts facts of
+// the namespace contain, or any name another fact makes an entity).
 func predictEntities(facts []sampleFact) []map[string]bool {
 	type nsKey struct{ ns, key string }
 	count := map[nsKey]int{}
@@ -65,12 +66,20 @@ func predictEntities(facts []sampleFact) []map[string]bool {
 			}
 		}
 	}
+	known := map[nsKey]bool{} // entities without context: the namespace has them
+	for i, f := range facts {
+		for _, e := range all[i] {
+			k := text.EntityKey(e.Name)
+			if !e.Recurring || e.Kind == text.EntityTerm && count[nsKey{f.ns, k}] >= text.MinTermFacts {
+				known[nsKey{f.ns, k}] = true
+			}
+		}
+	}
 	out := make([]map[string]bool, len(facts))
 	for i, f := range facts {
 		out[i] = map[string]bool{}
 		for _, e := range all[i] {
-			k := text.EntityKey(e.Name)
-			if !e.Recurring || count[nsKey{f.ns, k}] >= text.MinTermFacts {
+			if k := text.EntityKey(e.Name); known[nsKey{f.ns, k}] {
 				out[i][k] = true
 			}
 		}

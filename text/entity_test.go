@@ -224,7 +224,7 @@ func TestExtract_terms(t *testing.T) {
 		{"TagEvidence", "pnpm is faster", []string{"pnpm"}, []string{"term:pnpm"}},
 		{"HashTagEvidence", "pnpm is faster #pnpm", nil, []string{"term:pnpm", "tag:#pnpm"}},
 		{"IdentifierEvidence", "kubectl reads kubectl_config", nil, []string{"term:kubectl", "identifier:kubectl_config"}},
-		{"Openers", "Kudos to the team. Previously it failed. Thanks!", nil, nil},
+		{"Openers", "Kudos to the team. Previously it failed. Thanks!", nil, []string{"~proper:Kudos", "~proper:Previously"}},
 		{"OpenerNameToo", "Mark approved it.", nil, []string{"proper:Mark"}},
 		{"NotAfterAbbrev", "tools, e.g. Node.js", nil, []string{"proper:Node"}},
 		{"Russian", "Мы развернули nginx у Алексея", nil, []string{"proper:Алексея", "~term:nginx"}},
