@@ -21,7 +21,7 @@ func queryTokens(q string) []string {
 	}
 	return out
 }
-func entityKey(n string) string       { return text.EntityKey(n) }
+func entityKey(n string) string { return text.EntityKey(n) }
 func extractEntities(s string, tags []string) []text.Entity {
 	return text.Extract(s, tags)
 }
