@@ -324,6 +324,17 @@ type InjectionStats struct {
 	P99      time.Duration  `json:"p99_ns"`
 }
 
+// EntityRelinker is an optional [Store] extension: it derives the entities
+// of the facts with ids after afterID (at most limit of them, by id) again
+// with the current rules, links and unlinks accordingly, prunes entities
+// no fact names any more, and returns the last id it did (0 when there
+// were none). Backfill runs it over the store when entity extraction
+// changed (lower-case terms, Russian name keys), so old facts get what
+// new ones get.
+type EntityRelinker interface {
+	RelinkEntities(ctx context.Context, afterID int64, limit int) (lastID int64, err error)
+}
+
 // TermStatser is an optional [SearchStore] extension for callers that
 // score full text themselves (recall re-scores its candidates with BM25
 // over stems, parameters chosen by measurement): the number of facts the

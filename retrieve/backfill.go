@@ -3,9 +3,12 @@ package retrieve
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/hrr"
+	"github.com/holomem/holomem/text"
 )
 
 const (
@@ -13,6 +16,16 @@ const (
 	embedBatch   = 32
 	phaseHRR     = "hrr"
 	phaseEmbed   = "embed"
+	phaseEntity  = "entities"
+	relinkPage   = 500
+)
+
+// Meta keys of the entity backfill: the text.EntityFingerprint the
+// entities were last derived with, and the last fact id an interrupted
+// derivation reached.
+const (
+	metaEntityFingerprint = "entities.fingerprint"
+	metaEntityRelinkAfter = "entities.relink_after"
 )
 
 // Backfill fills derived data that is missing: HRR vectors (facts written
@@ -25,12 +38,68 @@ func (m *Memory) Backfill(ctx context.Context, progress holomem.Progress) (int, 
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
+	if err := m.backfillEntities(ctx, progress); err != nil {
+		return 0, err
+	}
 	n, err := m.backfillHRR(ctx, progress)
 	if err != nil || m.emb == nil {
 		return n, err
 	}
 	k, err := m.backfillEmbeddings(ctx, progress)
 	return n + k, err
+}
+
+// backfillEntities derives every fact's entities again when entity
+// extraction changed since they were derived (lower-case terms that recur
+// become entities, Russian name forms share a key), in pages of
+// relinkPage facts, one transaction each, keeping its place in the meta
+// table so an interrupted run resumes. Entities are no fact's data, so
+// Backfill does not count these facts as changed.
+func (m *Memory) backfillEntities(ctx context.Context, progress holomem.Progress) error {
+	rl, ok := m.store.(holomem.EntityRelinker)
+	if !ok {
+		return nil
+	}
+	want := text.EntityFingerprint()
+	if got, err := m.store.Meta(ctx, metaEntityFingerprint); err == nil && got == want {
+		return nil
+	}
+	var after int64
+	if v, err := m.store.Meta(ctx, metaEntityRelinkAfter); err == nil {
+		if fp, id, ok := strings.Cut(v, ":"); ok && fp == want {
+			after, _ = strconv.ParseInt(id, 10, 64)
+		}
+	}
+	_, total, err := m.store.FindFacts(ctx, holomem.FactFilter{IncludeSuperseded: true, Limit: 1})
+	if err != nil {
+		return fmt.Errorf("backfill entities: %w", err)
+	}
+	done := 0 // facts gone over in this run (a resumed run starts at 0)
+	for {
+		last, err := rl.RelinkEntities(ctx, after, relinkPage)
+		if err != nil {
+			return fmt.Errorf("backfill entities (run it again to resume): %w", err)
+		}
+		if last == 0 {
+			break
+		}
+		done = min(total, done+relinkPage)
+		after = last
+		if err := m.store.SetMeta(ctx, metaEntityRelinkAfter, want+":"+strconv.FormatInt(after, 10)); err != nil {
+			return fmt.Errorf("backfill entities: %w", err)
+		}
+		progress(phaseEntity, done, total)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if err := m.store.SetMeta(ctx, metaEntityFingerprint, want); err != nil {
+		return fmt.Errorf("backfill entities: %w", err)
+	}
+	m.mu.Lock()
+	clear(m.mu.aliases)
+	m.mu.Unlock()
+	return nil
 }
 
 func (m *Memory) backfillHRR(ctx context.Context, progress holomem.Progress) (int, error) {

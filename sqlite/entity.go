@@ -438,3 +438,145 @@ func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string
 	}
 	return out, nil
 }
+
+// RelinkEntities implements [holomem.EntityRelinker]: one transaction per
+// call. Entity keys are recomputed first, so names whose key changed
+// (Russian cases) merge into one entity instead of being pruned and made
+// anew.
+func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (int64, error) {
+	if limit <= 0 {
+		return 0, fmt.Errorf("relink entities: %w: limit %d", holomem.ErrInvalid, limit)
+	}
+	last := int64(0)
+	err := s.update(ctx, func(w *wtx) error {
+		if afterID == 0 {
+			if err := w.rekeyEntities(); err != nil {
+				return err
+			}
+		}
+		type row struct {
+			id            int64
+			ns, body, tag string
+		}
+		rows, err := w.query("SELECT id, namespace, content, tags FROM facts WHERE id > ? ORDER BY id LIMIT ?", afterID, limit)
+		if err != nil {
+			return err
+		}
+		var facts []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.id, &r.ns, &r.body, &r.tag); err != nil {
+				rows.Close()
+				return err
+			}
+			facts = append(facts, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, f := range facts {
+			old, err := w.unlinkEntities(f.id)
+			if err != nil {
+				return err
+			}
+			if _, err := w.linkEntities(f.id, f.ns, f.body, rowcodec.SplitTags(f.tag)); err != nil {
+				return err
+			}
+			if err := w.pruneEntities(old); err != nil {
+				return err
+			}
+			last = f.id
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("relink entities: %w", err)
+	}
+	return last, nil
+}
+
+// rekeyEntities sets every entity's and alias's key to text.EntityKey of
+// its name, merging entities whose new keys meet (the lowest id keeps its
+// name; the others' links and aliases move to it).
+func (w *wtx) rekeyEntities() error {
+	clear(w.entities)
+	type ent struct {
+		id       int64
+		ns, name string
+		key      string
+	}
+	rows, err := w.query("SELECT id, namespace, name, key FROM entities ORDER BY id")
+	if err != nil {
+		return err
+	}
+	var es []ent
+	for rows.Next() {
+		var e ent
+		if err := rows.Scan(&e.id, &e.ns, &e.name, &e.key); err != nil {
+			rows.Close()
+			return err
+		}
+		es = append(es, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	type nk struct{ ns, key string }
+	keep := map[nk]int64{}
+	for _, e := range es {
+		keep[nk{e.ns, e.key}] = e.id
+	}
+	for _, e := range es {
+		k := entityKey(e.name)
+		if k == e.key {
+			continue
+		}
+		if to, ok := keep[nk{e.ns, k}]; ok && to != e.id {
+			for _, q := range []string{
+				"UPDATE OR IGNORE fact_entities SET entity_id = ? WHERE entity_id = ?",
+				"UPDATE OR IGNORE entity_aliases SET entity_id = ? WHERE entity_id = ?",
+			} {
+				if _, err := w.exec(q, to, e.id); err != nil {
+					return fmt.Errorf("merge entity %q: %w", e.name, err)
+				}
+			}
+			if _, err := w.exec("DELETE FROM entities WHERE id = ?", e.id); err != nil {
+				return fmt.Errorf("merge entity %q: %w", e.name, err)
+			}
+			continue
+		}
+		if _, err := w.exec("UPDATE entities SET key = ? WHERE id = ?", k, e.id); err != nil {
+			return fmt.Errorf("rekey entity %q: %w", e.name, err)
+		}
+		delete(keep, nk{e.ns, e.key})
+		keep[nk{e.ns, k}] = e.id
+	}
+	rows, err = w.query("SELECT namespace, alias, alias_key FROM entity_aliases")
+	if err != nil {
+		return err
+	}
+	type al struct{ ns, alias, key string }
+	var as []al
+	for rows.Next() {
+		var a al
+		if err := rows.Scan(&a.ns, &a.alias, &a.key); err != nil {
+			rows.Close()
+			return err
+		}
+		as = append(as, a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, a := range as {
+		if k := entityKey(a.alias); k != a.key {
+			if _, err := w.exec("UPDATE OR REPLACE entity_aliases SET alias_key = ? WHERE namespace = ? AND alias_key = ?", k, a.ns, a.key); err != nil {
+				return fmt.Errorf("rekey alias %q: %w", a.alias, err)
+			}
+		}
+	}
+	return nil
+}

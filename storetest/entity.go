@@ -187,3 +187,45 @@ func testEntitiesRussianCases(t *testing.T, s holomem.Store) {
 		}
 	}
 }
+
+// testEntitiesRelink: deriving the entities of an up-to-date store again
+// (holomem backfill) changes nothing.
+func testEntitiesRelink(t *testing.T, s holomem.Store) {
+	rl, ok := s.(holomem.EntityRelinker)
+	if !ok {
+		t.Skip("store has no RelinkEntities")
+	}
+	ctx := t.Context()
+	var ids []int64
+	for _, c := range []string{"We deployed nginx with Ansible", "nginx returns 502", "у Алексея есть ключ",
+		"Алексей aka Лёша чинит k8s", "Kudos to Grace Hopper", "Hopper wrote it"} {
+		ids = append(ids, create(t, s, fact(c)).ID)
+	}
+	before, err := s.EntitiesOf(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var after int64
+	for {
+		last, err := rl.RelinkEntities(ctx, after, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last == 0 {
+			break
+		}
+		after = last
+	}
+	got, err := s.EntitiesOf(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if !slices.Equal(got[id], before[id]) {
+			t.Errorf("fact %d entities after relinking %q; before %q", id, got[id], before[id])
+		}
+	}
+	if _, err := rl.RelinkEntities(ctx, 0, 0); !errors.Is(err, holomem.ErrInvalid) {
+		t.Errorf("RelinkEntities(limit 0) = %v; want ErrInvalid", err)
+	}
+}

@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"Entities/List", testEntitiesList},
 		{"Entities/RecurringTerms", testEntitiesRecurringTerms},
 		{"Entities/RussianCases", testEntitiesRussianCases},
+		{"Entities/RelinkIdempotent", testEntitiesRelink},
 		{"Embeddings", testEmbeddings},
 		{"Embeddings/Errors", testEmbeddingsErrors},
 		{"ScanHRR", testScanHRR},

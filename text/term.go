@@ -1,7 +1,10 @@
 package text
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
+	"fmt"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -309,4 +312,22 @@ func (x *extractor) abbrevBefore(i int) bool {
 	}
 	w := x.s[j:i]
 	return strings.Contains(w, ".") || abbrevs[Normalize(w)] || utf8.RuneCountInString(w) == 1
+}
+
+// entityProbe exercises what entity extraction depends on: terms, rare
+// and common words, openers, paths, identifiers and Russian names.
+const entityProbe = "Kudos! We deployed nginx and k8s via docker-compose, --dry-run, /etc/nginx/nginx.conf, " +
+	"pkg/errors and max_retries; Mark met Alice. Пароль у Алексея в Москве."
+
+// EntityFingerprint identifies the behaviour of [Extract] and [EntityKey]:
+// when they change, the fingerprint changes, and stores' entities derived
+// before can be derived again (holomem backfill).
+func EntityFingerprint() string {
+	var b strings.Builder
+	for _, e := range Extract(entityProbe, []string{"tag"}) {
+		fmt.Fprintf(&b, "%s|%s|%v|%s;", e.Kind, e.Name, e.Recurring, EntityKey(e.Name))
+	}
+	fmt.Fprintf(&b, "%d", MinTermFacts)
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:8])
 }

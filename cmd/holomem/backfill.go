@@ -9,7 +9,7 @@ import (
 
 func (a *app) backfillCmd() *cobra.Command {
 	return &cobra.Command{
-		Use: "backfill", Short: "Fill missing HRR vectors and embeddings (resumable)", GroupID: "admin", Args: cobra.NoArgs,
+		Use: "backfill", Short: "Derive entities again after an upgrade, fill missing HRR vectors and embeddings (resumable)", GroupID: "admin", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.runBackfill(cmd)
 		},
