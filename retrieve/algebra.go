@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -23,7 +24,11 @@ func (m *Memory) Probe(ctx context.Context, namespace, entity string, limit int)
 	if err != nil {
 		return nil, err
 	}
-	return m.scanAlgebra(ctx, namespace, keys, limit)
+	members, err := m.linkedToAll(ctx, namespace, []string{entity})
+	if err != nil {
+		return nil, err
+	}
+	return m.scanAlgebra(ctx, namespace, keys, members, limit)
 }
 
 // Reason returns the facts that involve all the entities first: each fact's
@@ -39,7 +44,38 @@ func (m *Memory) Reason(ctx context.Context, namespace string, entities []string
 	if err != nil {
 		return nil, err
 	}
-	return m.scanAlgebra(ctx, namespace, keys, limit)
+	members, err := m.linkedToAll(ctx, namespace, entities)
+	if err != nil {
+		return nil, err
+	}
+	return m.scanAlgebra(ctx, namespace, keys, members, limit)
+}
+
+// linkedToAll returns the facts the store links to every one of entities.
+// A vector holds the entities its fact had when written, so a lower-case
+// term the store made an entity later ("nginx" once it recurred) is found
+// through the links.
+func (m *Memory) linkedToAll(ctx context.Context, namespace string, entities []string) (map[int64]bool, error) {
+	if namespace == "" {
+		namespace = holomem.DefaultNamespace
+	}
+	var out map[int64]bool
+	for _, e := range entities {
+		ids, err := m.store.FactIDsByEntity(ctx, namespace, strings.TrimSpace(e))
+		if err != nil {
+			return nil, err
+		}
+		next := make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			if out == nil || out[id] {
+				next[id] = true
+			}
+		}
+		if out = next; len(out) == 0 {
+			return nil, nil
+		}
+	}
+	return out, nil
 }
 
 // Related returns the entities structurally connected to entity: for each
@@ -71,11 +107,26 @@ func (m *Memory) Related(ctx context.Context, namespace, entity string, limit in
 	if err != nil {
 		return nil, fmt.Errorf("related: %w", err)
 	}
+	members, err := m.linkedToAll(ctx, namespace, []string{entity})
+	if err != nil {
+		return nil, fmt.Errorf("related: %w", err)
+	}
 	ids := make([]int64, len(items))
+	inHRR := make(map[int64]bool, len(items))
 	for i, it := range items {
 		ids[i] = it.ID
+		inHRR[it.ID] = true
 	}
-	names, err := m.store.EntitiesOf(ctx, ids)
+	// Facts linked to the entity whose vectors do not hold it (a term the
+	// store made an entity after they were written): their co-entities
+	// come from the links.
+	var linkOnly []int64
+	for _, id := range slices.Sorted(maps.Keys(members)) {
+		if !inHRR[id] {
+			linkOnly = append(linkOnly, id)
+		}
+	}
+	names, err := m.store.EntitiesOf(ctx, append(slices.Clone(ids), linkOnly...))
 	if err != nil {
 		return nil, fmt.Errorf("related: %w", err)
 	}
@@ -90,7 +141,41 @@ func (m *Memory) Related(ctx context.Context, namespace, entity string, limit in
 			}
 		}
 	}
-	conns := hrr.Related(key, items, book, floor, limit)
+	conns := hrr.Related(key, items, book, floor, 0)
+	if len(linkOnly) > 0 {
+		at := make(map[string]int, len(conns))
+		for i, c := range conns {
+			at[c.Entity] = i
+		}
+		for _, id := range linkOnly {
+			for _, n := range names[id] {
+				k := text.EntityKey(n)
+				if k == key {
+					continue
+				}
+				if _, ok := display[k]; !ok {
+					display[k] = n
+				}
+				i, ok := at[k]
+				if !ok {
+					i = len(conns)
+					at[k] = i
+					conns = append(conns, hrr.Connection{Entity: k})
+				}
+				conns[i].Facts++
+				conns[i].Score += floor // what the weakest detection adds
+			}
+		}
+		slices.SortFunc(conns, func(a, b hrr.Connection) int {
+			if c := cmp.Compare(b.Score, a.Score); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Entity, b.Entity)
+		})
+	}
+	if len(conns) > limit && limit > 0 {
+		conns = conns[:limit]
+	}
 	out := make([]holomem.EntityHit, 0, len(conns))
 	for _, c := range conns {
 		name := display[c.Entity]
@@ -123,8 +208,9 @@ func (m *Memory) algebraKeys(ctx context.Context, namespace string, entities []s
 
 // scanAlgebra streams the namespace's HRR vectors once, scores each against
 // every key (the minimum counts), keeps those above the noise floor and
-// returns the best limit as hits.
-func (m *Memory) scanAlgebra(ctx context.Context, namespace string, keys []*hrr.Key, limit int) ([]holomem.Hit, error) {
+// the members (facts the store links to the entities, scored at least at
+// the floor) and returns the best limit as hits.
+func (m *Memory) scanAlgebra(ctx context.Context, namespace string, keys []*hrr.Key, members map[int64]bool, limit int) ([]holomem.Hit, error) {
 	if namespace == "" {
 		namespace = holomem.DefaultNamespace
 	}
@@ -140,9 +226,12 @@ func (m *Memory) scanAlgebra(ctx context.Context, namespace string, keys []*hrr.
 		s := 2.0
 		for _, k := range keys {
 			s = min(s, k.Score(v))
-			if s < floor {
+			if s < floor && !members[id] {
 				return nil
 			}
+		}
+		if members[id] {
+			s = max(s, floor)
 		}
 		scored = append(scored, hrr.Scored{ID: id, Score: s})
 		return ctx.Err()

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -82,6 +83,9 @@ func (m *Memory) backfillEntities(ctx context.Context, progress holomem.Progress
 		}
 		if last == 0 {
 			break
+		}
+		if err := m.reencodeHRR(ctx, after, last); err != nil {
+			return fmt.Errorf("backfill entities (run it again to resume): %w", err)
 		}
 		done = min(total, done+relinkPage)
 		after = last
@@ -184,4 +188,36 @@ func (m *Memory) backfillEmbeddings(ctx context.Context, progress holomem.Progre
 		filter.AfterID = facts[len(facts)-1].ID
 	}
 	return done, nil
+}
+
+// reencodeHRR gives the facts with ids in (after, last] the HRR vector the
+// current entity extraction makes, where it differs from the stored one
+// (probe and related read entities from the vectors).
+func (m *Memory) reencodeHRR(ctx context.Context, after, last int64) error {
+	if m.opts.DisableHRR {
+		return nil
+	}
+	facts, _, err := m.store.FindFacts(ctx, holomem.FactFilter{AfterID: after, IncludeSuperseded: true, WithHRR: true, Limit: relinkPage})
+	if err != nil {
+		return err
+	}
+	for _, f := range facts {
+		if f.ID > last {
+			break
+		}
+		if len(f.HRR) == 0 {
+			continue // backfillHRR fills it
+		}
+		v := m.encodeHRR(ctx, f.Namespace, f.Content)
+		if bytes.Equal(v, f.HRR) {
+			continue
+		}
+		if _, err := m.store.UpdateFact(ctx, f.ID, holomem.FactUpdate{HRR: v}); err != nil {
+			return fmt.Errorf("hrr of fact %d: %w", f.ID, err)
+		}
+		if f.SupersededBy == 0 {
+			m.hrr.put(f.Namespace, f.ID, v)
+		}
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package retrieve_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/holomem/holomem/internal/testutil"
@@ -38,5 +40,48 @@ func TestBackfill_entities(t *testing.T) {
 	}
 	if ids, err := s.FactIDsByEntity(ctx, "", "nginx"); err != nil || len(ids) != 2 {
 		t.Errorf("FactIDsByEntity(nginx) = %v, %v; want 2 facts", ids, err)
+	}
+}
+
+// TestProbe_lowercaseTerms: probe, reason and related find a lower-case
+// term the store made an entity once it recurred, although the vectors of
+// its facts were written before it was one; a sentence opener finds nothing.
+func TestProbe_lowercaseTerms(t *testing.T) {
+	ctx := t.Context()
+	m, _ := testutil.MustOpenMemory(t, retrieve.Options{})
+	a := remember(t, m, "We deployed nginx with Ansible on all servers")
+	b := remember(t, m, "nginx returns 502 when the upstream pool is exhausted")
+	remember(t, m, "Kudos to the team for the clean migration")
+	c := remember(t, m, "у Алексея есть пароль от стенда")
+	hits, err := m.Probe(ctx, "", "nginx", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(hits); !slices.Equal(got, []int64{a.ID, b.ID}) {
+		t.Errorf("probe nginx = %v; want %v", got, []int64{a.ID, b.ID})
+	}
+	hits, err = m.Reason(ctx, "", []string{"nginx", "Ansible"}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(hits); len(got) == 0 || got[0] != a.ID {
+		t.Errorf("reason nginx Ansible = %v; want %d first", got, a.ID)
+	}
+	rel, err := m.Related(ctx, "", "nginx", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rel) == 0 || !strings.EqualFold(rel[0].Entity, "Ansible") {
+		t.Errorf("related nginx = %+v; want Ansible", rel)
+	}
+	if hits, err := m.Probe(ctx, "", "Kudos", 10); err != nil || len(hits) != 0 {
+		t.Errorf("probe Kudos = %v, %v; want nothing", ids(hits), err)
+	}
+	hits, err = m.Probe(ctx, "", "Алексей", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(hits); len(got) == 0 || got[0] != c.ID {
+		t.Errorf("probe Алексей = %v; want %d first", got, c.ID)
 	}
 }

@@ -254,7 +254,10 @@ func (m *Memory) encodeHRR(ctx context.Context, namespace, content string) []byt
 	return hrr.Marshal(hrr.EncodeFact(text.Tokens(content), m.entityKeys(ctx, namespace, content)))
 }
 
-// entityKeys extracts entities from s and resolves each to its canonical key.
+// entityKeys extracts entities from s and resolves each to its canonical
+// key. Recurring candidates (a rare lower-case word the store links once
+// it recurs) are left out: every rare word in a fact's vector would dilute
+// its entities; Probe and Reason read the store's links for those.
 func (m *Memory) entityKeys(ctx context.Context, namespace, s string) []string {
 	ents := text.Entities(s)
 	keys := make([]string, 0, len(ents))
