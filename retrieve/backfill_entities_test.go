@@ -1,10 +1,12 @@
 package retrieve_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/testutil"
 	"github.com/holomem/holomem/retrieve"
 )
@@ -45,10 +47,10 @@ func TestBackfill_entities(t *testing.T) {
 
 // TestProbe_lowercaseTerms: probe, reason and related find a lower-case
 // term the store made an entity once it recurred, although the vectors of
-// its facts were written before it was one; a sentence opener finds nothing.
+// its facts were written before it was one; a sentence opener is no entity.
 func TestProbe_lowercaseTerms(t *testing.T) {
 	ctx := t.Context()
-	m, _ := testutil.MustOpenMemory(t, retrieve.Options{})
+	m, s := testutil.MustOpenMemory(t, retrieve.Options{})
 	a := remember(t, m, "We deployed nginx with Ansible on all servers")
 	b := remember(t, m, "nginx returns 502 when the upstream pool is exhausted")
 	remember(t, m, "Kudos to the team for the clean migration")
@@ -74,8 +76,8 @@ func TestProbe_lowercaseTerms(t *testing.T) {
 	if len(rel) == 0 || !strings.EqualFold(rel[0].Entity, "Ansible") {
 		t.Errorf("related nginx = %+v; want Ansible", rel)
 	}
-	if hits, err := m.Probe(ctx, "", "Kudos", 10); err != nil || len(hits) != 0 {
-		t.Errorf("probe Kudos = %v, %v; want nothing", ids(hits), err)
+	if _, err := s.FindEntity(ctx, "", "Kudos"); !errors.Is(err, holomem.ErrNotFound) {
+		t.Errorf("FindEntity(Kudos) = %v; want ErrNotFound", err)
 	}
 	hits, err = m.Probe(ctx, "", "Алексей", 10)
 	if err != nil {
