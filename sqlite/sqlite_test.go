@@ -310,7 +310,7 @@ func TestOpen_Reopen(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Open with missing parent directories: %v", err)
 	}
-	f := &holomem.Fact{Content: "Persisted across opens", Tags: []string{"good first issue"}, HRR: []byte{1, 2, 3}}
+	f := &holomem.Fact{Content: "Persisted across opens by Grace", Tags: []string{"good first issue"}, HRR: []byte{1, 2, 3}}
 	if _, err := s.CreateFact(t.Context(), f); err != nil {
 		t.Fatal(err)
 	}
