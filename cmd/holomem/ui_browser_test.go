@@ -108,7 +108,7 @@ func TestWebUI_Browser(t *testing.T) {
 	c.ok("add", "We deploy nginx with Ansible; the playbook is deploy/nginx.yml", "--category", "project", "--tags", "ops,nginx")
 	c.ok("add", "Alice prefers dark mode in the editor", "--category", "user_pref")
 	c.ok("add", xssContent, "--category", "security")
-	c.ok("add", "Issue 42: login page crashes on empty password", "--category", "issue")
+	c.ok("add", "Issue 42: login page crashes on empty password in Safari", "--category", "issue")
 	c.ok("add", "PR 43 fixes the login crash by validating the password field", "--category", "pr")
 	c.ok("link", "4", "5", "--kind", "causal")
 	// A JSONL file to import through the page, exported from another store.
