@@ -177,4 +177,3 @@ func hitIDsJSON(t *testing.T, b []byte) []int64 {
 	}
 	return ids
 }
-
