@@ -221,6 +221,10 @@ type Hit struct {
 	Via []int64 `json:"via,omitempty"`
 	// Stale is set when the fact's anchored file changed or vanished.
 	Stale string `json:"stale,omitempty"`
+	// Risks say why the fact's content reads as instructions to a model
+	// (memory poisoning, text.InstructionRisks). Doors that hand content
+	// to a model set it (MCP) and then show such content as quoted data.
+	Risks []string `json:"risks,omitempty"`
 }
 
 // Result is a recall answer: the ranked hits and which channels ran.

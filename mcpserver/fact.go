@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/text"
 )
 
 // DefaultSource is the source recorded on facts remembered over MCP when
@@ -30,6 +31,9 @@ type RememberOutput struct {
 	// NearDuplicates and Contradictions come from write-time hygiene.
 	NearDuplicates []holomem.Hit `json:"near_duplicates,omitempty" jsonschema:"facts saying nearly the same thing"`
 	Contradictions []holomem.Hit `json:"contradictions,omitempty" jsonschema:"facts about the same entities with different content; call supersede if the new fact replaces one"`
+	// Risks flag content that reads as instructions to a model: it is
+	// stored as given and shown quoted.
+	Risks []string `json:"risks,omitempty" jsonschema:"why the content reads as instructions to a model (stored as given, shown quoted as data)"`
 }
 
 func (s *Server) remember(ctx context.Context, in RememberInput) (*RememberOutput, error) {
@@ -49,7 +53,8 @@ func (s *Server) remember(ctx context.Context, in RememberInput) (*RememberOutpu
 	if err != nil {
 		return nil, fmt.Errorf("remember: %w", err)
 	}
-	out := &RememberOutput{Created: r.Created, Fact: slim(r.Fact),
+	fact, _ := screen(slim(r.Fact))
+	out := &RememberOutput{Created: r.Created, Fact: fact, Risks: r.Risks,
 		NearDuplicates: slimHits(r.NearDuplicates), Contradictions: slimHits(r.Contradictions)}
 	if r.Fact != nil {
 		out.ID = r.Fact.ID
@@ -65,7 +70,10 @@ type IDInput struct {
 
 // GetOutput is what the get tool returns.
 type GetOutput struct {
-	Fact  *holomem.Fact   `json:"fact"`
+	Fact *holomem.Fact `json:"fact"`
+	// Risks flag content that reads as instructions to a model; the
+	// content is then shown quoted.
+	Risks []string        `json:"risks,omitempty"`
 	Edges []*holomem.Edge `json:"edges,omitempty" jsonschema:"links to and from the fact (causal, temporal, supersedes, user kinds); the vector index's own edges are left out"`
 }
 
@@ -83,7 +91,9 @@ func (s *Server) get(ctx context.Context, in IDInput) (*GetOutput, error) {
 	edges = slices.DeleteFunc(edges, func(e *holomem.Edge) bool {
 		return e.Origin == holomem.OriginHNSW || holomem.IsHNSWKind(e.Kind)
 	})
-	return &GetOutput{Fact: slim(f), Edges: edges}, nil
+	out := &GetOutput{Edges: edges}
+	out.Fact, out.Risks = screen(slim(f))
+	return out, nil
 }
 
 // UpdateInput are the arguments of the update tool; omitted fields stay.
@@ -99,6 +109,16 @@ type UpdateInput struct {
 // FactOutput is a single fact.
 type FactOutput struct {
 	Fact *holomem.Fact `json:"fact"`
+	// Risks flag content that reads as instructions to a model; the
+	// content is then shown quoted.
+	Risks []string `json:"risks,omitempty"`
+}
+
+// factOutput screens f for the answer of update and feedback.
+func factOutput(f *holomem.Fact) *FactOutput {
+	out := &FactOutput{}
+	out.Fact, out.Risks = screen(slim(f))
+	return out
 }
 
 func (s *Server) update(ctx context.Context, in UpdateInput) (*FactOutput, error) {
@@ -113,7 +133,7 @@ func (s *Server) update(ctx context.Context, in UpdateInput) (*FactOutput, error
 	if err != nil {
 		return nil, fmt.Errorf("update %d: %w", in.ID, err)
 	}
-	return &FactOutput{Fact: slim(f)}, nil
+	return factOutput(f), nil
 }
 
 // ForgetOutput confirms a deletion.
@@ -147,7 +167,7 @@ func (s *Server) feedback(ctx context.Context, in FeedbackInput) (*FactOutput, e
 	if err != nil {
 		return nil, fmt.Errorf("feedback %d: %w", in.ID, err)
 	}
-	return &FactOutput{Fact: slim(f)}, nil
+	return factOutput(f), nil
 }
 
 // SupersedeInput are the arguments of the supersede tool.
@@ -189,10 +209,31 @@ func slim(f *holomem.Fact) *holomem.Fact {
 	return &c
 }
 
-// slimHits strips embeddings from the facts of hits.
+// slimHits strips embeddings from the facts of hits and screens them (see
+// screen): a flagged hit carries its risks and its content quoted.
 func slimHits(hs []holomem.Hit) []holomem.Hit {
 	for i := range hs {
-		hs[i].Fact = slim(hs[i].Fact)
+		hs[i].Fact, hs[i].Risks = screen(slim(hs[i].Fact))
 	}
 	return hs
+}
+
+// screen checks a fact's content for instructions to a model (memory
+// poisoning). A flagged fact comes back as a copy whose content is
+// rendered as quoted data (text.QuoteData: invisible characters and '<'
+// escaped), the way the prompt hook shows it, with the risks: a tool
+// result goes into the agent's context like a prompt does, and a stored
+// "ignore previous instructions" must arrive as data. Clean facts are
+// returned as they are; `holomem get` on the CLI shows the stored text.
+func screen(f *holomem.Fact) (*holomem.Fact, []string) {
+	if f == nil {
+		return nil, nil
+	}
+	risks := text.InstructionRisks(f.Content)
+	if len(risks) == 0 {
+		return f, nil
+	}
+	c := *f
+	c.Content = text.QuoteData(f.Content)
+	return &c, risks
 }

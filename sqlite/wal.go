@@ -23,19 +23,29 @@ const walFrameHeader = 24
 
 // walCut inspects the write-ahead log beside path before SQLite opens it,
 // because SQLite's recovery silently keeps the valid prefix and the first
-// checkpoint then deletes the evidence. SQLite only ever appends whole
-// frames (32-byte header, then 24 + page-size bytes each), so a log whose
-// length falls inside a frame was cut: a truncated copy, a torn write on
-// power loss, a disk error. The transactions after the last whole commit
-// frame are dropped by recovery, and nothing else records that they
-// existed, so it is reported. One shape is not: a log ending exactly one
-// frame header into a frame is what a process killed (SIGKILL) between
-// writing a frame's header and its page leaves, which was never committed
-// and never acknowledged. A writer in another process appending right now
-// is told apart by looking twice. Returns "" when the log is whole or
-// absent.
+// checkpoint then deletes the evidence. Two signs of a cut log:
+//
+//   - The shared-memory index (-shm) left by the last writer says more
+//     frames were committed (its mxFrame) than the log holds whole: frames
+//     that were acknowledged are gone. The index is trusted only when its
+//     two header copies agree and its salts are the log's (the same log
+//     generation); it is read before the log's length, so a writer
+//     appending meanwhile can only make the log longer, never a false
+//     alarm.
+//   - Without an index: SQLite appends whole frames (32-byte header, then
+//     24 + page-size bytes each), and a process killed while appending can
+//     leave only a partial frame ending at an OS page boundary of the file
+//     or right after a frame header (the kernel stops a write at a page
+//     when the process is killed). A length ending elsewhere inside a frame
+//     was cut: a truncated copy, a disk error.
+//
+// A cut on a page boundary with no index left cannot be told from a killed
+// writer's uncommitted tail and is not reported. A writer in another
+// process appending right now is told apart by looking twice. Returns ""
+// when the log looks whole or is absent.
 func walCut(path string) (string, error) {
 	wal := path + "-wal"
+	committed, salt := shmCommitted(path + "-shm")
 	size, err := walSize(wal)
 	if err != nil || size == 0 {
 		return "", err
@@ -63,16 +73,43 @@ func walCut(path string) (string, error) {
 		return "", nil
 	}
 	frame := walFrameHeader + page
+	whole := (size - 32) / frame
+	if salt != nil && string(salt) == string(hdr[16:24]) && committed > whole {
+		return fmt.Sprintf("the write-ahead log %s holds %d whole frames but %d were committed: it was cut (a truncated copy, a disk error); the transactions in the missing frames were dropped when the database was opened",
+			wal, whole, committed), nil
+	}
 	rem := (size - 32) % frame
-	if rem == 0 || rem == walFrameHeader {
+	if rem == 0 || rem == walFrameHeader || size%int64(os.Getpagesize()) == 0 {
 		return "", nil
 	}
 	time.Sleep(50 * time.Millisecond)
 	if again, err := walSize(wal); err != nil || again != size {
 		return "", err // a live writer is appending
 	}
-	return fmt.Sprintf("the write-ahead log %s ends %d bytes into a frame after %d whole frames: it was cut (a truncated copy, a torn write, a disk error); transactions after its last whole commit were dropped when the database was opened",
-		wal, rem, (size-32)/frame), nil
+	return fmt.Sprintf("the write-ahead log %s ends %d bytes into a frame after %d whole frames: it was cut (a truncated copy, a disk error); transactions after its last whole commit were dropped when the database was opened",
+		wal, rem, whole), nil
+}
+
+// shmCommitted reads the number of committed frames (mxFrame) and the
+// salts of the log they belong to from a WAL shared-memory index; 0, nil
+// when there is none or its header is not trustworthy. The header
+// (SQLite's WalIndexHdr, native byte order) is kept twice, in bytes 0..47
+// and 48..95; a writer updates them one after the other, so they agree
+// when the index is settled.
+func shmCommitted(shm string) (int64, []byte) {
+	f, err := os.Open(shm)
+	if err != nil {
+		return 0, nil
+	}
+	defer f.Close()
+	b := make([]byte, 96)
+	if _, err := io.ReadFull(f, b); err != nil {
+		return 0, nil
+	}
+	if string(b[:48]) != string(b[48:96]) || b[12] != 1 { // isInit
+		return 0, nil
+	}
+	return int64(binary.NativeEndian.Uint32(b[16:])), b[32:40]
 }
 
 func walSize(wal string) (int64, error) {

@@ -38,15 +38,27 @@ func TestOpen_CutWAL(t *testing.T) {
 	if err != nil || len(wal) < 32+2*(24+4096) {
 		t.Fatalf("no write-ahead log to cut (%d bytes, %v)", len(wal), err)
 	}
+	shm, err := os.ReadFile(src + "-shm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A cut on an OS page boundary looks like a killed writer's partial
+	// frame; only the shared-memory index tells that frames it counted as
+	// committed are gone.
+	pageCut := len(wal)%os.Getpagesize() + os.Getpagesize()
 	tests := []struct {
 		name string
-		cut  int // bytes removed from the log's end
+		cut  int  // bytes removed from the log's end
+		shm  bool // the index is left beside the log
 		want bool
 	}{
-		{"Whole", 0, false},
-		{"KilledBetweenHeaderAndPage", 4096, false},
-		{"CutInsideAPage", 1000, true},
-		{"CutInsideAHeader", 4096 + 10, true},
+		{"Whole", 0, false, false},
+		{"WholeWithIndex", 0, true, false},
+		{"KilledBetweenHeaderAndPage", 4096, false, false},
+		{"CutInsideAPage", 1000, false, true},
+		{"CutInsideAHeader", 4096 + 10, false, true},
+		{"CutOnPageBoundary", pageCut, false, false},
+		{"CutOnPageBoundaryWithIndex", pageCut, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,6 +68,11 @@ func TestOpen_CutWAL(t *testing.T) {
 			}
 			if err := os.WriteFile(p+"-wal", wal[:len(wal)-tt.cut], 0o600); err != nil {
 				t.Fatal(err)
+			}
+			if tt.shm {
+				if err := os.WriteFile(p+"-shm", shm, 0o600); err != nil {
+					t.Fatal(err)
+				}
 			}
 			c, err := sqlite.Open(ctx, p)
 			if err != nil {

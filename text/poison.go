@@ -2,6 +2,7 @@ package text
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -83,4 +84,13 @@ func hasHiddenUnicode(s string) bool {
 		}
 	}
 	return false
+}
+
+// QuoteData renders s as quoted data for a model's context: Go-quoted, so
+// control and invisible characters (Unicode tags, zero-width runs, bidi
+// overrides) show as escapes, with '<' escaped too, so no markup (a closing
+// tag, a fake system turn) survives as such. The prompt hook renders every
+// fact this way and MCP results render flagged ones so.
+func QuoteData(s string) string {
+	return strings.ReplaceAll(strconv.Quote(s), "<", `\u003c`)
 }
