@@ -32,12 +32,14 @@
 //
 // # Speed
 //
-// Matrix products use AVX2+FMA assembly kernels on amd64 (selected at run
-// time with golang.org/x/sys/cpu, disabled with the purego build tag or
-// Options.NoSIMD) and a pure-Go fallback elsewhere; both are tested
-// against the reference. The weight matrices are packed at load into
-// panels of 16 output columns; the kernel keeps a tile of up to 6 tokens x
-// 16 outputs in registers and walks the panel once (broadcast-FMA, no
+// Matrix products use AVX-512 or AVX2+FMA assembly kernels on amd64
+// (selected at run time with golang.org/x/sys/cpu, chosen with
+// Options.Kernels, disabled with the purego build tag or Options.NoSIMD)
+// and a pure-Go fallback elsewhere; all are tested against the reference,
+// and the AVX-512 set gives the AVX2 set's results bit for bit. The weight
+// matrices are packed at load into panels of 16 output columns; the
+// kernel keeps a tile of up to 6 tokens x 16 outputs (AVX-512: 6 x 32,
+// two panels) in registers and walks the panel once (broadcast-FMA, no
 // horizontal sums). Bias, GELU and the residual add are applied to each
 // tile as it leaves the kernel. Attention is fused per head and per block
 // of 6 queries: scores, softmax (a float32 polynomial exp) and the

@@ -69,6 +69,10 @@ type Options struct {
 	// NoSIMD selects the pure-Go kernels even when the CPU has AVX2 and FMA
 	// (for tests and comparisons).
 	NoSIMD bool
+	// Kernels names the kernel set to use: "avx512", "avx2" or "go" (for
+	// tests and comparisons). Empty means the fastest this CPU supports;
+	// a set the CPU lacks is an error at Open.
+	Kernels string
 }
 
 // Embedder is an in-process sentence encoder. It implements
@@ -137,6 +141,15 @@ func Open(dir string, opts *Options) (*Embedder, error) {
 	e := &Embedder{dir: dir, cfg: cfg, opts: o, k: defaultKernels()}
 	if o.NoSIMD {
 		e.k = genericKernels
+	}
+	if o.Kernels != "" {
+		if e.k = kernelsByName(o.Kernels); e.k == nil {
+			var have []string
+			for _, k := range allKernels() {
+				have = append(have, k.name)
+			}
+			return nil, fmt.Errorf("open embedder: %w: kernel set %q is not available on this CPU or build (available: %s)", holomem.ErrInvalid, o.Kernels, strings.Join(have, ", "))
+		}
 	}
 	e.modelID = o.Name + "@" + o.Revision + "#" + string(cfg.Pooling)
 	return e, nil

@@ -179,16 +179,8 @@ func attendHead(kn *kernels, sc *attnScratch, dst, q, k, v []float32, off, L, h,
 		}
 		for r := range mr {
 			row := sc.s[r*Lp : r*Lp+L]
-			mx := row[0]
-			for _, x := range row[1:] {
-				mx = max(mx, x)
-			}
-			kn.exp(row, scale, mx*scale)
-			var sum float32
-			for _, x := range row {
-				sum += x
-			}
-			inv := 1 / sum
+			mx := kn.max(row)
+			inv := 1 / kn.exp(row, scale, mx*scale)
 			for j := range row {
 				row[j] *= inv
 			}

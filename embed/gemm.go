@@ -105,17 +105,28 @@ func gemmPanels(k *kernels, dst []float32, ldd int, x []float32, ldx, rows, in i
 				for t := m0; t < m1; t += tileM {
 					mr := min(tileM, m1-t)
 					a := x[t*ldx+kb:]
-					for pi := pb; pi < pe; pi++ {
+					for pi := pb; pi < pe; {
+						// Two panels at a time where the kernel set can.
+						np := 1
+						if k.gemmTile2 != nil && pi+1 < pe {
+							np = 2
+						}
 						j := pi * tileN
 						var bb []float32
 						if bias != nil && kb == 0 {
-							bb = bias[j : j+tileN]
+							bb = bias[j : j+np*tileN]
 						}
 						c := dst[t*ldd+j:]
-						k.gemmTile(a, ldx, p[(pi*in+kb)*tileN:(pi*in+kb+kc)*tileN], kc, c, ldd, bb, acc, mr)
-						if last {
-							finishTile(k, c, ldd, mr, tileN, ep)
+						b := p[(pi*in+kb)*tileN : ((pi+np-1)*in+kb+kc)*tileN]
+						if np == 2 {
+							k.gemmTile2(a, ldx, b, in*tileN, kc, c, ldd, bb, acc, mr)
+						} else {
+							k.gemmTile(a, ldx, b, kc, c, ldd, bb, acc, mr)
 						}
+						if last {
+							finishTile(k, c, ldd, mr, np*tileN, ep)
+						}
+						pi += np
 					}
 				}
 			}
@@ -204,10 +215,27 @@ func gemmTileGo(a []float32, lda int, b []float32, kk int, c []float32, ldc int,
 
 // expGo sets x[i] = exp(x[i]*scale - sub) with the float32 polynomial of
 // the assembly kernel (Cephes expf): a few ulp, far cheaper than math.Exp.
-func expGo(x []float32, scale, sub float32) {
+// It returns the sum of the new x[i].
+func expGo(x []float32, scale, sub float32) float32 {
+	var sum float32
 	for i, v := range x {
 		x[i] = exp32(v*scale - sub)
+		sum += x[i]
 	}
+	return sum
+}
+
+// maxGo returns the largest x[i]. A plain comparison, unlike the max
+// builtin, does not spend time on NaN and signed zeros, which scores
+// never hold.
+func maxGo(x []float32) float32 {
+	m := x[0]
+	for _, v := range x[1:] {
+		if v > m {
+			m = v
+		}
+	}
+	return m
 }
 
 func exp32(x float32) float32 {

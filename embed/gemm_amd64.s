@@ -18,10 +18,39 @@ DATA expC<>+48(SB)/4, $0x3f800000 // 1
 DATA expC<>+52(SB)/4, $0x0000007f // 127
 GLOBL expC<>(SB), RODATA|NOPTR, $56
 
-// func expAVX2(x *float32, n int, scale, sub float32)
-// x[i] = exp(x[i]*scale - sub) with the polynomial of exp32; n is a
+// func maxAVX2(x *float32, n int) float32
+// The largest x[i]; n is a positive multiple of 8.
+TEXT ·maxAVX2(SB), NOSPLIT, $0-20
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHLQ $2, CX
+	VMOVUPS (SI), Y0
+	MOVQ $32, AX
+	CMPQ AX, CX
+	JGE  maxdone
+
+loopm:
+	VMAXPS (SI)(AX*1), Y0, Y0
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT  loopm
+
+maxdone:
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMAXPS X1, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+16(FP)
+	RET
+
+// func expAVX2(x *float32, n int, scale, sub float32) float32
+// x[i] = exp(x[i]*scale - sub) with the polynomial of exp32, and returns
+// the sum of the new x[i] (eight running sums, added at the end); n is a
 // positive multiple of 8.
-TEXT ·expAVX2(SB), NOSPLIT, $0-24
+TEXT ·expAVX2(SB), NOSPLIT, $0-28
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHLQ $2, CX
@@ -34,6 +63,7 @@ TEXT ·expAVX2(SB), NOSPLIT, $0-24
 	VBROADCASTSS expC<>+12(SB), Y11
 	VBROADCASTSS expC<>+48(SB), Y12
 	VPBROADCASTD expC<>+52(SB), Y13
+	VXORPS Y7, Y7, Y7
 
 loope:
 	VMOVUPS (SI)(AX*1), Y0
@@ -70,9 +100,17 @@ loope:
 	VPSLLD $23, Y1, Y1
 	VMULPS Y1, Y3, Y3
 	VMOVUPS Y3, (SI)(AX*1)
+	VADDPS Y3, Y7, Y7
 	ADDQ $32, AX
 	CMPQ AX, CX
 	JLT  loope
 
+	VEXTRACTF128 $1, Y7, X1
+	VADDPS X1, X7, X7
+	VPERMILPS $0x4e, X7, X1
+	VADDPS X1, X7, X7
+	VPERMILPS $0xb1, X7, X1
+	VADDPS X1, X7, X7
 	VZEROUPPER
+	MOVSS X7, ret+24(FP)
 	RET

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
-"""Writes gemm_amd64.s's gemmTileAVX2: one register-tiled loop per row count
-mr = 1..6 (run: python3 gemm_amd64_gen.py > gemm_kernel_amd64.s)."""
+"""Writes the GEMM tile kernels of gemm_kernel_amd64.s: gemmTileAVX2 and
+gemmTileAVX512 (mr x 16 from one panel) and gemmTile2AVX512 (mr x 32 from two
+panels), one register-tiled loop per row count mr = 1..6
+(run: python3 gemm_amd64_gen.py > gemm_kernel_amd64.s)."""
 
 ROWS = ["(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(R12)", "(R12)(R8*1)", "(R12)(R8*2)"]
 CROWS = ["(DX)", "(DX)(R9*1)", "(DX)(R9*2)", "(R13)", "(R13)(R9*1)", "(R13)(R9*2)"]
@@ -110,4 +112,113 @@ for mr in range(6, 0, -1):
         w(f"\tVMOVUPS Y{2*r+1}, {off(CROWS[r], 32)}")
     w("\tVZEROUPPER")
     w("\tRET")
+
+
+# AVX-512: the same tile of mr x 16 (one ZMM per row), and a tile of
+# mr x 32 over two panels (two ZMM per row, each broadcast used twice).
+# Both add the products in the same order as the AVX2 kernel (one FMA per
+# step of k), so their results equal its results bit for bit.
+def avx512(name, panels):
+    w("")
+    if panels == 1:
+        w(f"// func {name}(a *float32, lda int, b *float32, kk int, c *float32, ldc int, bias *float32, acc int, mr int)")
+        w("// gemmTileAVX2 with one ZMM per row: c[r*ldc+j] (+)= sum_k a[r*lda+k]*b[k*16+j]")
+        w("// + bias[j] for r < mr, j < 16 (1 <= mr <= 6).")
+        w(f"TEXT ·{name}(SB), NOSPLIT, $0-72")
+    else:
+        w(f"// func {name}(a *float32, lda int, b *float32, pstride int, kk int, c *float32, ldc int, bias *float32, acc int, mr int)")
+        w("// Two adjacent panels at once: c[r*ldc+j] (+)= sum_k a[r*lda+k]*B[k][j] + bias[j]")
+        w("// for r < mr (1 <= mr <= 6), j < 32, where columns 0-15 come from the panel")
+        w("// at b and 16-31 from the panel pstride floats further.")
+        w(f"TEXT ·{name}(SB), NOSPLIT, $0-80")
+    w("\tMOVQ a+0(FP), SI")
+    w("\tMOVQ lda+8(FP), R8")
+    w("\tSHLQ $2, R8")
+    w("\tMOVQ b+16(FP), DI")
+    o = 24
+    if panels == 2:
+        w("\tMOVQ pstride+24(FP), BX")
+        w("\tSHLQ $2, BX")
+        o = 32
+    w(f"\tMOVQ kk+{o}(FP), CX")
+    w(f"\tMOVQ c+{o+8}(FP), DX")
+    w(f"\tMOVQ ldc+{o+16}(FP), R9")
+    w("\tSHLQ $2, R9")
+    w(f"\tMOVQ bias+{o+24}(FP), R10")
+    w(f"\tMOVQ acc+{o+32}(FP), R11")
+    w(f"\tMOVQ mr+{o+40}(FP), AX")
+    for l in ["LEAQ (SI)(R8*2), R12", "ADDQ R8, R12", "LEAQ (DX)(R9*2), R13", "ADDQ R9, R13"]:
+        w("\t" + l)
+    for mr in range(5, 0, -1):
+        w(f"\tCMPQ AX, ${mr}")
+        w(f"\tJEQ  z{panels}m{mr}")
+    for mr in range(6, 0, -1):
+        L = f"z{panels}m{mr}"
+        acc = lambda r, p: f"Z{panels * r + p}"
+        w("")
+        w(f"{L}:")
+        for r in range(mr):
+            for p in range(panels):
+                z = acc(r, p)
+                w(f"\tVPXORD {z}, {z}, {z}")
+        def body(k):
+            w(f"\tVMOVUPS {off('(DI)', 64 * k)}, Z12")
+            if panels == 2:
+                w(f"\tVMOVUPS {off('(DI)(BX*1)', 64 * k)}, Z13")
+            for r in range(mr):
+                bc = 14 + r
+                w(f"\tVBROADCASTSS {off(ROWS[r], 4 * k)}, Z{bc}")
+                for p in range(panels):
+                    w(f"\tVFMADD231PS Z{12 + p}, Z{bc}, {acc(r, p)}")
+        w(f"\tCMPQ CX, ${UNROLL}")
+        w(f"\tJLT  {L}tail")
+        w("")
+        w(f"{L}loop:")
+        for k in range(UNROLL):
+            body(k)
+        w(f"\tADDQ ${64 * UNROLL}, DI")
+        w(f"\tADDQ ${4 * UNROLL}, SI")
+        w(f"\tADDQ ${4 * UNROLL}, R12")
+        w(f"\tSUBQ ${UNROLL}, CX")
+        w(f"\tCMPQ CX, ${UNROLL}")
+        w(f"\tJGE  {L}loop")
+        w("")
+        w(f"{L}tail:")
+        w("\tTESTQ CX, CX")
+        w(f"\tJZ    {L}done")
+        w("")
+        w(f"{L}one:")
+        body(0)
+        w("\tADDQ $64, DI")
+        w("\tADDQ $4, SI")
+        w("\tADDQ $4, R12")
+        w("\tDECQ CX")
+        w(f"\tJNZ  {L}one")
+        w("")
+        w(f"{L}done:")
+        w("\tTESTQ R10, R10")
+        w(f"\tJZ    {L}nobias")
+        for p in range(panels):
+            w(f"\tVMOVUPS {off('(R10)', 64 * p)}, Z{12 + p}")
+        for r in range(mr):
+            for p in range(panels):
+                w(f"\tVADDPS Z{12 + p}, {acc(r, p)}, {acc(r, p)}")
+        w("")
+        w(f"{L}nobias:")
+        w("\tTESTQ R11, R11")
+        w(f"\tJZ    {L}store")
+        for r in range(mr):
+            for p in range(panels):
+                w(f"\tVADDPS {off(CROWS[r], 64 * p)}, {acc(r, p)}, {acc(r, p)}")
+        w("")
+        w(f"{L}store:")
+        for r in range(mr):
+            for p in range(panels):
+                w(f"\tVMOVUPS {acc(r, p)}, {off(CROWS[r], 64 * p)}")
+        w("\tVZEROUPPER")
+        w("\tRET")
+
+
+avx512("gemmTileAVX512", 1)
+avx512("gemmTile2AVX512", 2)
 print("\n".join(out))

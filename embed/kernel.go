@@ -1,19 +1,26 @@
 package embed
 
-// kernels are the inner loops of the forward pass. The SIMD set is written
-// in Go assembly (AVX2+FMA, amd64); the generic set is plain Go and is used
-// when the CPU lacks those features, on other architectures, and when
-// Options.NoSIMD asks for it. Both compute the same sums in the same order;
-// they differ only in rounding (FMA against separate multiply and add) and
-// in the last ulp of exp and erf.
+// kernels are the inner loops of the forward pass. The SIMD sets are
+// written in Go assembly (AVX-512 and AVX2+FMA, amd64); the generic set is
+// plain Go and is used when the CPU lacks those features, on other
+// architectures, and when Options.NoSIMD asks for it. All compute the same
+// sums in the same order; the generic set differs only in rounding (FMA
+// against separate multiply and add) and in the last ulp of exp and erf.
 type kernels struct {
 	name string
 	// gemmTile sets c[r*ldc+j] = sum_k a[r*lda+k]*b[k*tileN+j] + bias[j]
 	// for r < mr <= tileM, j < tileN, adding the old c[r*ldc+j] when acc
 	// is set; b is one packed panel (see packPanels), bias may be nil.
 	gemmTile func(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, acc bool, mr int)
-	// exp sets x[i] = exp(x[i]*scale - sub).
-	exp func(x []float32, scale, sub float32)
+	// gemmTile2, when not nil, is gemmTile over two panels at once, the
+	// second pstride floats after the first: 2*tileN columns of c and of
+	// bias. Wider tiles reuse each broadcast input twice.
+	gemmTile2 func(a []float32, lda int, b []float32, pstride, kk int, c []float32, ldc int, bias []float32, acc bool, mr int)
+	// exp sets x[i] = exp(x[i]*scale - sub) and returns the sum of the
+	// new x[i].
+	exp func(x []float32, scale, sub float32) float32
+	// max returns the largest x[i] (x not empty, no NaN).
+	max func(x []float32) float32
 	// gelu applies the exact (erf) GELU in place.
 	gelu func(x []float32)
 }
@@ -22,13 +29,31 @@ var genericKernels = &kernels{
 	name:     "go",
 	gemmTile: gemmTileGo,
 	exp:      expGo,
+	max:      maxGo,
 	gelu:     gelu,
 }
 
 // defaultKernels returns the fastest kernel set this CPU supports.
 func defaultKernels() *kernels {
-	if simdKernels != nil {
-		return simdKernels
+	if len(simdKernels) > 0 {
+		return simdKernels[0]
 	}
 	return genericKernels
+}
+
+// allKernels returns every kernel set this CPU supports, fastest first,
+// the generic set last.
+func allKernels() []*kernels {
+	return append(append([]*kernels(nil), simdKernels...), genericKernels)
+}
+
+// kernelsByName returns the set called name ("avx512", "avx2", "go") if
+// this CPU supports it.
+func kernelsByName(name string) *kernels {
+	for _, k := range allKernels() {
+		if k.name == name {
+			return k
+		}
+	}
+	return nil
 }

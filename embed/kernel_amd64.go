@@ -4,57 +4,127 @@ package embed
 
 import "golang.org/x/sys/cpu"
 
-// simdKernels is nil when the CPU lacks AVX2 or FMA. There is no AVX-512
-// set: the project machine's CPU (a VM on AMD EPYC) does not report
-// AVX-512, so such a kernel could not be tested here.
-var simdKernels = func() *kernels {
+// simdKernels are the assembly sets this CPU supports, fastest first:
+// AVX-512 (F) when the CPU and OS support it, then AVX2+FMA; empty when
+// the CPU has neither. The AVX-512 set adds the products in the same
+// order as the AVX2 set, so the two give equal results.
+var simdKernels = func() []*kernels {
 	if !cpu.X86.HasAVX2 || !cpu.X86.HasFMA {
 		return nil
 	}
-	return &kernels{
+	exp := func(x []float32, scale, sub float32) float32 {
+		n := len(x) &^ 7
+		var sum float32
+		if n > 0 {
+			sum = expAVX2(&x[0], n, scale, sub)
+		}
+		return sum + expGo(x[n:], scale, sub)
+	}
+	maxf := func(x []float32) float32 {
+		n := len(x) &^ 7
+		if n == 0 {
+			return maxGo(x)
+		}
+		m := maxAVX2(&x[0], n)
+		if n < len(x) {
+			m = max(m, maxGo(x[n:]))
+		}
+		return m
+	}
+	gelu := func(x []float32) {
+		n := len(x) &^ 7
+		if n > 0 {
+			geluAVX2(&x[0], n)
+		}
+		gelu(x[n:])
+	}
+	avx2 := &kernels{
 		name: "avx2",
 		gemmTile: func(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, acc bool, mr int) {
-			if kk <= 0 || mr < 1 || mr > tileM {
+			if !tileArgsOK(a, lda, b, kk, c, ldc, bias, mr, tileN) {
 				gemmTileGo(a, lda, b, kk, c, ldc, bias, acc, mr)
 				return
 			}
-			// Bounds checks once per tile; the kernel itself has none.
-			_ = a[(mr-1)*lda+kk-1]
-			_ = b[kk*tileN-1]
-			_ = c[(mr-1)*ldc+tileN-1]
-			var bp *float32
-			if bias != nil {
-				_ = bias[tileN-1]
-				bp = &bias[0]
-			}
-			var ac int
-			if acc {
-				ac = 1
-			}
-			gemmTileAVX2(&a[0], lda, &b[0], kk, &c[0], ldc, bp, ac, mr)
+			gemmTileAVX2(&a[0], lda, &b[0], kk, &c[0], ldc, biasPtr(bias), b2i(acc), mr)
 		},
-		exp: func(x []float32, scale, sub float32) {
-			n := len(x) &^ 7
-			if n > 0 {
-				expAVX2(&x[0], n, scale, sub)
-			}
-			expGo(x[n:], scale, sub)
-		},
-		gelu: func(x []float32) {
-			n := len(x) &^ 7
-			if n > 0 {
-				geluAVX2(&x[0], n)
-			}
-			gelu(x[n:])
-		},
+		exp:  exp,
+		max:  maxf,
+		gelu: gelu,
 	}
+	if !cpu.X86.HasAVX512F {
+		return []*kernels{avx2}
+	}
+	avx512 := &kernels{
+		name: "avx512",
+		gemmTile: func(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, acc bool, mr int) {
+			if !tileArgsOK(a, lda, b, kk, c, ldc, bias, mr, tileN) {
+				gemmTileGo(a, lda, b, kk, c, ldc, bias, acc, mr)
+				return
+			}
+			gemmTileAVX512(&a[0], lda, &b[0], kk, &c[0], ldc, biasPtr(bias), b2i(acc), mr)
+		},
+		gemmTile2: func(a []float32, lda int, b []float32, pstride, kk int, c []float32, ldc int, bias []float32, acc bool, mr int) {
+			if pstride < kk*tileN || len(b) < pstride+kk*tileN || !tileArgsOK(a, lda, b, kk, c, ldc, bias, mr, 2*tileN) {
+				gemmTileGo(a, lda, b, kk, c, ldc, bias, acc, mr)
+				gemmTileGo(a, lda, b[pstride:], kk, c[tileN:], ldc, tail(bias, tileN), acc, mr)
+				return
+			}
+			gemmTile2AVX512(&a[0], lda, &b[0], pstride, kk, &c[0], ldc, biasPtr(bias), b2i(acc), mr)
+		},
+		exp:  exp,
+		max:  maxf,
+		gelu: gelu,
+	}
+	return []*kernels{avx512, avx2}
 }()
+
+// tileArgsOK checks once per tile what the assembly kernels would otherwise
+// read or write out of bounds (they have no checks of their own): mr rows
+// of kk inputs, kk steps of one panel, mr rows of width columns of c and
+// of bias.
+func tileArgsOK(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, mr, width int) bool {
+	if kk <= 0 || mr < 1 || mr > tileM {
+		return false
+	}
+	return len(a) >= (mr-1)*lda+kk && len(b) >= kk*tileN && len(c) >= (mr-1)*ldc+width && (bias == nil || len(bias) >= width)
+}
+
+func biasPtr(bias []float32) *float32 {
+	if bias == nil {
+		return nil
+	}
+	return &bias[0]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// tail returns s[n:], or nil when s is nil.
+func tail(s []float32, n int) []float32 {
+	if s == nil {
+		return nil
+	}
+	return s[n:]
+}
 
 //go:noescape
 func gemmTileAVX2(a *float32, lda int, b *float32, kk int, c *float32, ldc int, bias *float32, acc int, mr int)
 
 //go:noescape
-func expAVX2(x *float32, n int, scale, sub float32)
+func gemmTileAVX512(a *float32, lda int, b *float32, kk int, c *float32, ldc int, bias *float32, acc int, mr int)
+
+//go:noescape
+func gemmTile2AVX512(a *float32, lda int, b *float32, pstride int, kk int, c *float32, ldc int, bias *float32, acc int, mr int)
+
+//go:noescape
+func expAVX2(x *float32, n int, scale, sub float32) float32
+
+//go:noescape
+func maxAVX2(x *float32, n int) float32
 
 //go:noescape
 func geluAVX2(x *float32, n int)

@@ -14,10 +14,7 @@ var sinkF []float32
 // products of MiniLM over 10-96 token rows and
 // reports GFLOP/s of process CPU time (robust to a busy machine).
 func BenchmarkMatmul(b *testing.B) {
-	for _, ks := range []*kernels{simdKernels, genericKernels} {
-		if ks == nil {
-			continue
-		}
+	for _, ks := range allKernels() {
 		for _, sh := range [][3]int{{10, 384, 1536}, {60, 384, 1536}, {96, 384, 1536}, {60, 1536, 384}} {
 			rows, in, out := sh[0], sh[1], sh[2]
 			b.Run(ks.name+"/rows="+strconv.Itoa(rows)+"/in="+strconv.Itoa(in), func(b *testing.B) {

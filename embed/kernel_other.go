@@ -2,5 +2,5 @@
 
 package embed
 
-// simdKernels is nil: there are no assembly kernels for this build.
-var simdKernels *kernels
+// simdKernels is empty: there are no assembly kernels for this build.
+var simdKernels []*kernels

@@ -9,12 +9,9 @@ import (
 // TestGEMM checks gemm with every kernel set against a float64 product
 // computed from the unpacked weights, over shapes with partial row blocks
 // and partial panels, every epilogue, and one and three threads; the SIMD
-// and Go sets must also agree with each other.
+// and Go sets must also agree with each other, AVX-512 and AVX2 exactly.
 func TestGEMM(t *testing.T) {
-	sets := []*kernels{genericKernels}
-	if simdKernels != nil {
-		sets = append(sets, simdKernels)
-	}
+	sets := allKernels()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, sh := range []struct{ rows, in, out int }{
 		{1, 1, 1}, {1, 8, 16}, {2, 5, 20}, {3, 9, 17}, {5, 7, 3}, {6, 64, 16}, {7, 13, 33}, {10, 100, 100}, {13, 48, 160}, {20, 300, 40}, {100, 30, 40},
@@ -43,6 +40,7 @@ func TestGEMM(t *testing.T) {
 				}
 			}
 			var got [][]float32
+			byName := map[string][]float32{}
 			for _, ks := range sets {
 				for _, threads := range []int{1, 3} {
 					dst := append([]float32(nil), init...)
@@ -57,6 +55,15 @@ func TestGEMM(t *testing.T) {
 						}
 					}
 					got = append(got, dst)
+					byName[ks.name] = dst
+				}
+			}
+			// The AVX-512 kernels add in the AVX2 kernels' order: equal bits.
+			if a, b := byName["avx512"], byName["avx2"]; a != nil && b != nil {
+				for i := range a {
+					if a[i] != b[i] {
+						t.Fatalf("%+v ep %d [%d]: avx512 %g != avx2 %g", sh, ep, i, a[i], b[i])
+					}
 				}
 			}
 			for _, g := range got[1:] {
@@ -73,10 +80,7 @@ func TestGEMM(t *testing.T) {
 // TestKernels_exp checks exp against math.Exp over the range softmax uses
 // (arguments <= 0) and beyond, with lengths that leave a scalar tail.
 func TestKernels_exp(t *testing.T) {
-	sets := []*kernels{genericKernels}
-	if simdKernels != nil {
-		sets = append(sets, simdKernels)
-	}
+	sets := allKernels()
 	rng := rand.New(rand.NewPCG(5, 6))
 	x := randSlice(rng, 1005)
 	for i := range x {
@@ -86,7 +90,14 @@ func TestKernels_exp(t *testing.T) {
 	for _, ks := range sets {
 		for _, scale := range []float32{1, 0.125} {
 			got := append([]float32(nil), x...)
-			ks.exp(got, scale, 3)
+			sum := ks.exp(got, scale, 3)
+			var want64 float64
+			for _, v := range got {
+				want64 += float64(v)
+			}
+			if math.Abs(float64(sum)-want64) > 1e-6*want64 {
+				t.Fatalf("%s exp scale %g: returned sum %g, the values add up to %g", ks.name, scale, sum, want64)
+			}
 			for i, v := range x {
 				want := math.Exp(float64(v*scale - 3))
 				if math.Abs(float64(got[i])-want) > 2e-7*want+1e-37 {
@@ -97,24 +108,41 @@ func TestKernels_exp(t *testing.T) {
 	}
 }
 
-func TestKernels_gelu(t *testing.T) {
-	if simdKernels == nil {
-		t.Skip("no SIMD kernels on this CPU or build")
+// TestKernels_max checks max on every length up to 40 (full vectors and
+// scalar tails) with the largest value at every position.
+func TestKernels_max(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, ks := range allKernels() {
+		for n := 1; n <= 40; n++ {
+			for at := range n {
+				x := randSlice(rng, n)
+				for i := range x {
+					x[i] = -1 - float32(math.Abs(float64(x[i])))
+				}
+				x[at] = 0.5
+				if got := ks.max(x); got != 0.5 {
+					t.Fatalf("%s n %d max at %d: got %g, want 0.5", ks.name, n, at, got)
+				}
+			}
+		}
 	}
+}
+
+func TestKernels_gelu(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	x := randSlice(rng, 1003)
 	for i := range x {
 		x[i] *= 4
 	}
 	x[0], x[1], x[2] = 0, 100, -100
-	a := append([]float32(nil), x...)
-	b := append([]float32(nil), x...)
-	simdKernels.gelu(a)
-	genericKernels.gelu(b)
-	for i := range x {
-		want := 0.5 * float64(x[i]) * (1 + math.Erf(float64(x[i])/math.Sqrt2))
-		if math.Abs(float64(a[i])-want) > 1e-5*(1+math.Abs(want)) || math.Abs(float64(b[i])-want) > 1e-5*(1+math.Abs(want)) {
-			t.Fatalf("gelu(%g): simd %g, go %g, want %g", x[i], a[i], b[i], want)
+	for _, ks := range allKernels() {
+		a := append([]float32(nil), x...)
+		ks.gelu(a)
+		for i := range x {
+			want := 0.5 * float64(x[i]) * (1 + math.Erf(float64(x[i])/math.Sqrt2))
+			if math.Abs(float64(a[i])-want) > 1e-5*(1+math.Abs(want)) {
+				t.Fatalf("%s gelu(%g): got %g, want %g", ks.name, x[i], a[i], want)
+			}
 		}
 	}
 }

@@ -2,11 +2,13 @@ package embed_test
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/embed"
 )
 
@@ -35,7 +37,7 @@ func readReference(tb testing.TB, dir string) reference {
 }
 
 // TestEmbedder_ONNXParity checks the forward pass against ONNX Runtime on
-// the tiny models, with both kernel sets, one and several threads, and
+// the tiny models, with every kernel set, one and several threads, and
 // every batch both as given (padded there) and one sequence at a time.
 func TestEmbedder_ONNXParity(t *testing.T) {
 	for _, model := range []string{"tiny", "tiny-bert"} {
@@ -43,16 +45,22 @@ func TestEmbedder_ONNXParity(t *testing.T) {
 		ref := readReference(t, dir)
 		for _, tc := range []struct {
 			name    string
+			kernels string // "" with noSIMD: the pure-Go set by Options.NoSIMD
 			noSIMD  bool
 			threads int
 		}{
-			{"SIMD", false, 1},
-			{"Go", true, 1},
-			{"SIMDThreads", false, 3},
-			{"GoThreads", true, 3},
+			{"AVX512", "avx512", false, 1},
+			{"AVX2", "avx2", false, 1},
+			{"Go", "", true, 1},
+			{"AVX512Threads", "avx512", false, 3},
+			{"AVX2Threads", "avx2", false, 3},
+			{"GoThreads", "go", false, 3},
 		} {
 			t.Run(model+"/"+tc.name, func(t *testing.T) {
-				e, err := embed.Open(dir, &embed.Options{NoSIMD: tc.noSIMD, Threads: tc.threads})
+				e, err := embed.Open(dir, &embed.Options{NoSIMD: tc.noSIMD, Kernels: tc.kernels, Threads: tc.threads})
+				if errors.Is(err, holomem.ErrInvalid) && tc.kernels != "" && tc.kernels != "go" {
+					t.Skipf("no %s kernels on this CPU or build: %v", tc.kernels, err)
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
