@@ -153,6 +153,11 @@ type SearchOptions struct {
 	// kept). Write-time hygiene sets it: its cost must not grow with the
 	// store. Stores that cannot count documents per word may ignore it.
 	MaxTermDocs int
+	// TermDocs, when set, maps stems of the query's words to the number
+	// of facts holding them, as [TermStatser.TermStats] reported them:
+	// recall looks them up for BM25 anyway, and a store that bounds its
+	// any-term search by them need not look them up again.
+	TermDocs map[string]int64
 }
 
 // SearchOption sets one of [SearchOptions].
@@ -166,6 +171,12 @@ func WithSuperseded() SearchOption {
 // WithAnyTerm makes a search rank facts with any of the terms (see [SearchOptions.AnyTerm]).
 func WithAnyTerm() SearchOption {
 	return func(o *SearchOptions) { o.AnyTerm = true }
+}
+
+// WithTermDocs passes the query stems' document frequencies (see
+// [SearchOptions.TermDocs]).
+func WithTermDocs(df map[string]int64) SearchOption {
+	return func(o *SearchOptions) { o.TermDocs = df }
 }
 
 // WithMaxTermDocs bounds the relaxed search to words found in at most n

@@ -3,7 +3,9 @@ package retrieve
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/text"
@@ -28,6 +30,9 @@ type lexicalQuery struct {
 	// word with that prefix counts half an occurrence of the stem.
 	prefixes []string
 	idf      []float64
+	// df maps each stem to its document frequency (for the store's
+	// any-term search, see [holomem.WithTermDocs]).
+	df map[string]int64
 }
 
 // newLexicalQuery looks up the stems' document frequencies. It returns
@@ -54,7 +59,9 @@ func (m *Memory) newLexicalQuery(ctx context.Context, q string) (*lexicalQuery, 
 		return nil, err
 	}
 	lq.idf = make([]float64, len(df))
+	lq.df = make(map[string]int64, len(df))
 	for i, d := range df {
+		lq.df[lq.stems[i]] = d
 		d = min(d, n)
 		lq.idf[i] = math.Log(1 + (float64(n)-float64(d)+0.5)/(float64(d)+0.5))
 	}
@@ -80,6 +87,17 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate) {
 		tf  map[string]float64
 		len int
 	}
+	// A stem starts with its token's first letter ([text.Stem]): only
+	// tokens starting like a query stem or prefix need stemming, which
+	// saves most of the Snowball work over the candidates' text.
+	var firsts []rune
+	for i, st := range lq.stems {
+		for _, w := range []string{st, lq.prefixes[i]} {
+			if r, _ := utf8.DecodeRuneInString(w); w != "" && !slices.Contains(firsts, r) {
+				firsts = append(firsts, r)
+			}
+		}
+	}
 	docs := make([]doc, 0, len(cands))
 	total := 0
 	for _, c := range cands {
@@ -93,6 +111,9 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate) {
 		}
 		for _, t := range text.Tokens(body) {
 			d.len++
+			if r, _ := utf8.DecodeRuneInString(t); !slices.Contains(firsts, r) {
+				continue // cannot stem to a query stem (see firsts)
+			}
 			st := text.Stem(t)
 			if contains(lq.stems, st) {
 				d.tf[st]++

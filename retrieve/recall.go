@@ -54,8 +54,16 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	}
 	// Candidates: every fact sharing a content word with the query, the
 	// best pool of them by the store's BM25; fusion then re-scores them.
+	lq, err := m.newLexicalQuery(ctx, lex)
+	if err != nil {
+		return nil, fmt.Errorf("full-text statistics: %w", err)
+	}
 	sopts = append(sopts, holomem.WithAnyTerm())
-	matches, err := m.store.SearchText(ctx, q.Namespace, text.QueryText(lex), pool, sopts...)
+	ftsOpts := slices.Clip(sopts)
+	if lq != nil {
+		ftsOpts = append(ftsOpts, holomem.WithTermDocs(lq.df))
+	}
+	matches, err := m.store.SearchText(ctx, q.Namespace, text.QueryText(lex), pool, ftsOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
@@ -101,14 +109,18 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		return nil, err
 	}
 	clk.done(StageLoad)
-	if lq, err := m.newLexicalQuery(ctx, lex); err != nil {
-		return nil, fmt.Errorf("full-text statistics: %w", err)
-	} else if lq != nil {
+	if lq != nil {
 		m.scoreBM25(lq, cands)
 	}
+	clk.done(StageBM25)
 	lexQ := q
 	lexQ.Text = lex
-	m.scoreLocal(ctx, clk, cands, lexQ, hrrOn, semantic, qv)
+	qtoks := text.ContentTokens(lex)
+	qset := stemSet(qtoks)
+	// With weight 0 (the default) Jaccard cannot move the ranking: it is
+	// computed for the hits returned only, which the explanation shows.
+	lazyJaccard := weights.Jaccard == 0
+	m.scoreLocal(ctx, clk, cands, lexQ, qtoks, qset, !lazyJaccard, hrrOn, semantic, qv)
 	for _, f := range refs {
 		// The query names these records: they match it exactly.
 		if c := cands[f.ID]; c != nil {
@@ -144,6 +156,17 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		hits = hits[:q.Limit]
 	}
 	clk.done(StagePPR)
+	if lazyJaccard {
+		isRef := func(id int64) bool {
+			return slices.ContainsFunc(refs, func(f *holomem.Fact) bool { return f.ID == id })
+		}
+		for i := range hits {
+			if !isRef(hits[i].Fact.ID) {
+				hits[i].Scores.Jaccard = jaccard(qset, hits[i].Fact.Content)
+			}
+		}
+	}
+	clk.done(StageJaccard)
 	if err := m.attachEntities(ctx, hits); err != nil {
 		return nil, err
 	}
@@ -246,17 +269,19 @@ func (m *Memory) attachEntities(ctx context.Context, hits []holomem.Hit) error {
 
 // scoreLocal fills the jaccard, hrr and (for candidates found by full text
 // only) semantic scores.
-func (m *Memory) scoreLocal(ctx context.Context, clk *stageClock, cands map[int64]*candidate, q holomem.Query, hrrOn, semantic bool, qv []float32) {
-	qtoks := text.ContentTokens(q.Text)
+// qtoks are the query's content tokens, qset their stem set; doJaccard
+// false leaves jaccard to the caller.
+func (m *Memory) scoreLocal(ctx context.Context, clk *stageClock, cands map[int64]*candidate, q holomem.Query, qtoks, qset []string, doJaccard, hrrOn, semantic bool, qv []float32) {
 	var key *hrr.Key
 	if hrrOn {
 		key = hrr.QueryKey(qtoks, m.entityKeys(ctx, q.Namespace, q.Text))
 	}
 	clk.done(StageEntities)
-	qset := stemSet(qtoks)
-	for _, c := range cands {
-		if c.fact != nil {
-			c.scores.Jaccard = text.JaccardSorted(qset, stemSet(text.ContentTokens(c.fact.Content)))
+	if doJaccard {
+		for _, c := range cands {
+			if c.fact != nil {
+				c.scores.Jaccard = jaccard(qset, c.fact.Content)
+			}
 		}
 	}
 	clk.done(StageJaccard)
@@ -311,6 +336,12 @@ func sortHits(hits []holomem.Hit) {
 		}
 		return cmp.Compare(a.Fact.ID, b.Fact.ID)
 	})
+}
+
+// jaccard is the Jaccard similarity of the query's stem set qset and the
+// stems of content's content words.
+func jaccard(qset []string, content string) float64 {
+	return text.JaccardSorted(qset, stemSet(text.ContentTokens(content)))
 }
 
 // stemSet is the sorted set of the tokens' stems.

@@ -13,6 +13,7 @@ const (
 	StageFTS      Stage = iota // full-text search (all-term, then relaxed)
 	StageSemantic              // query embedding and nearest neighbours
 	StageLoad                  // loading the candidates' rows
+	StageBM25                  // term statistics and BM25 re-scoring of the candidates
 	StageEntities              // entity extraction and alias resolution of the query
 	StageJaccard               // token overlap of every candidate
 	StageHRR                   // holographic score of every candidate
@@ -22,7 +23,7 @@ const (
 	numStages
 )
 
-var stageNames = [numStages]string{"fts", "semantic", "load", "entities", "jaccard", "hrr", "ppr", "rank", "touch"}
+var stageNames = [numStages]string{"fts", "semantic", "load", "bm25", "entities", "jaccard", "hrr", "ppr", "rank", "touch"}
 
 func (s Stage) String() string {
 	if s < 0 || s >= numStages {

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/hex"
@@ -23,12 +24,42 @@ const ftsSearch = `SELECT rowid, -bm25(facts_fts, 1.0, 1.0, 0.0) AS x
 	ORDER BY bm25(facts_fts, 1.0, 1.0, 0.0), rowid
 	LIMIT ?`
 
+// The any-term queries scope by joining facts instead of the MATCH's
+// scope phrase: bm25() computes each phrase's document frequency by
+// walking its whole posting list on every query, and the scope phrase is
+// in every fact of the namespace (10,000 steps at 10k facts, whatever the
+// query). Without it that walk covers only the query's own words, which
+// anyTermSearch bounds. Scores are unchanged: the scope column has weight
+// 0 and bm25's lengths come from the index's size table either way.
+// CROSS JOIN keeps the full-text match as the outer loop.
+const (
+	ftsAnyRanked = `SELECT facts_fts.rowid, -bm25(facts_fts, 1.0, 1.0, 0.0) AS x
+	FROM facts_fts CROSS JOIN facts ON facts.id = facts_fts.rowid
+	WHERE facts_fts MATCH ? AND facts.namespace = ? AND (? OR facts.superseded_by IS NULL)
+	ORDER BY bm25(facts_fts, 1.0, 1.0, 0.0), facts_fts.rowid
+	LIMIT ?`
+	// ftsAnyNewest lists the newest matches without ranking them (no
+	// bm25(), so no document-frequency walk either).
+	ftsAnyNewest = `SELECT facts_fts.rowid, 0
+	FROM facts_fts CROSS JOIN facts ON facts.id = facts_fts.rowid
+	WHERE facts_fts MATCH ? AND facts.namespace = ? AND (? OR facts.superseded_by IS NULL)
+	ORDER BY facts_fts.rowid DESC
+	LIMIT ?`
+)
+
+// qFTSAverages reads FTS5's averages record (rowid 1 of the index's data
+// table), which starts with the number of indexed rows as an SQLite
+// varint: BM25's N in O(1), where count(*) reads a whole index (a
+// millisecond at 100k facts, on every recall). It is the N of the same
+// index the document frequencies come from.
+const qFTSAverages = "SELECT block FROM facts_fts_data WHERE id = 1"
+
 // qVocabDoc is the number of facts whose index holds a term.
 const qVocabDoc = "SELECT doc FROM facts_vocab WHERE term = ?"
 
 // searchStmts are SearchText's statements prepared on the read pool (nil
 // when preparing failed: the query then runs unprepared).
-type searchStmts struct{ fts, vocab *sql.Stmt }
+type searchStmts struct{ fts, anyRanked, anyNewest, vocab *sql.Stmt }
 
 // scopedMatch restricts the user's terms to the content and tags columns
 // and adds the scope: the namespace's live token, or its live and
@@ -72,14 +103,22 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 		all = matchAny(query)
 	}
 	st := searchStmts{fts: s.readStmt(ctx, ftsSearch), vocab: s.readStmt(ctx, qVocabDoc)}
+	if so.AnyTerm {
+		st.anyRanked, st.anyNewest = s.readStmt(ctx, ftsAnyRanked), s.readStmt(ctx, ftsAnyNewest)
+	}
 	var out []holomem.TextMatch
 	err := s.read(ctx, func(tx *sql.Tx) error {
+		if so.AnyTerm {
+			var err error
+			out, err = anyTermSearch(ctx, tx, st, query, namespace, superseded, limit, so.TermDocs)
+			return err
+		}
 		hits, err := ftsQuery(ctx, tx, st.fts, all, namespace, superseded, limit)
 		if err != nil {
 			return err
 		}
 		out = normalise(hits, 1)
-		if len(out) >= limit || so.AnyTerm {
+		if len(out) >= limit {
 			return nil
 		}
 		relaxed, err := selectiveTerms(ctx, tx, st.vocab, query, namespace, so.MaxTermDocs)
@@ -124,6 +163,19 @@ func ftsQuery(ctx context.Context, tx *sql.Tx, st *sql.Stmt, terms, namespace st
 	if err != nil {
 		return nil, err
 	}
+	return scanMatches(rows)
+}
+
+// anyQuery runs one of the any-term queries q (statement st) for terms.
+func anyQuery(ctx context.Context, tx *sql.Tx, st *sql.Stmt, q, terms, namespace string, superseded bool, limit int) ([]holomem.TextMatch, error) {
+	rows, err := txQuery(ctx, tx, st, q, "{content tags} : ("+terms+")", namespace, superseded, limit)
+	if err != nil {
+		return nil, err
+	}
+	return scanMatches(rows)
+}
+
+func scanMatches(rows *sql.Rows) ([]holomem.TextMatch, error) {
 	defer rows.Close()
 	var out []holomem.TextMatch
 	for rows.Next() {
@@ -216,22 +268,22 @@ func selectiveTerms(ctx context.Context, tx *sql.Tx, st *sql.Stmt, query, namesp
 func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, error) {
 	df := make([]int64, len(terms))
 	var docs int64
+	count, vocab := s.readStmt(ctx, qFTSAverages), s.readStmt(ctx, qVocabDoc)
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM facts").Scan(&docs); err != nil {
+		var avg []byte
+		err := txQueryRow(ctx, tx, count, qFTSAverages).Scan(&avg)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if len(terms) == 0 {
-			return nil
+		if n, ok := sqliteVarint(avg); ok {
+			docs = int64(n)
+		} else if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM facts").Scan(&docs); err != nil {
+			return err
 		}
 		// One lookup per term: fts5vocab answers "term = ?" from the index
 		// and would scan the whole vocabulary for IN.
-		st, err := tx.PrepareContext(ctx, "SELECT doc FROM facts_vocab WHERE term = ?")
-		if err != nil {
-			return err
-		}
-		defer st.Close()
 		for i, t := range terms {
-			err := st.QueryRowContext(ctx, t).Scan(&df[i])
+			err := txQueryRow(ctx, tx, vocab, qVocabDoc, t).Scan(&df[i])
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return err
 			}
@@ -242,4 +294,141 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, 
 		return 0, nil, fmt.Errorf("term stats: %w", err)
 	}
 	return docs, df, nil
+}
+
+// anyTermBudget bounds how many matches one any-term search ranks. FTS5's
+// bm25() reads every match's phrase instances and length, a couple of
+// microseconds each, so ranking every fact that shares a common word with
+// the query costs time in proportion to the store. Up to the budget the
+// search is exact; beyond it see anyTermSearch.
+const anyTermBudget = 1500
+
+// anyTermSearch ranks the facts with any of the query's words by BM25
+// (the recall candidates, [holomem.WithAnyTerm]). When the words' document
+// frequencies together stay within anyTermBudget it is one exact query.
+// Otherwise the words are split, rarest first, into the selective ones
+// (together within the budget) and the common rest, and the result is
+// filled from, in order:
+//  1. facts with a selective and a common word, all of them when they
+//     fit in the limit (found by seeking, so bounded by the selective
+//     postings; not ranked, because bm25() would walk the common words'
+//     postings to count them);
+//  2. facts with a selective word, ranked by BM25 over those words;
+//  3. the newest facts with a common word, unranked (a common word
+//     alone says little, and ranking all its facts is what the budget
+//     avoids): recency picks them, retrieval's fusion re-scores them.
+//
+// Scores are x / max x of each part scaled 1, 0.5, 0.25 (parts that do not
+// run take no scale), so earlier parts outrank later ones.
+func anyTermSearch(ctx context.Context, tx *sql.Tx, st searchStmts, query, namespace string, superseded bool, limit int, known map[string]int64) ([]holomem.TextMatch, error) {
+	type term struct {
+		tok string
+		df  int64
+	}
+	var terms []term
+	var total int64
+	for _, t := range queryTokens(query) {
+		df, ok := known[stem(t)]
+		if !ok {
+			var err error
+			if df, err = termDocs(ctx, tx, st.vocab, t); err != nil {
+				return nil, err
+			}
+		}
+		if df == 0 && morphPrefix(t) == "" {
+			continue // matches nothing
+		}
+		terms = append(terms, term{t, df})
+		total += df
+	}
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	if total <= anyTermBudget {
+		hits, err := anyQuery(ctx, tx, st.anyRanked, ftsAnyRanked, matchAny(query), namespace, superseded, limit)
+		return normalise(hits, 1), err
+	}
+	slices.SortStableFunc(terms, func(a, b term) int { return cmp.Compare(a.df, b.df) })
+	var sel, com []string
+	var cum int64
+	for _, t := range terms {
+		if cum+t.df <= anyTermBudget && len(com) == 0 {
+			sel = append(sel, t.tok)
+			cum += t.df
+		} else {
+			com = append(com, t.tok)
+		}
+	}
+	selQ, comQ := matchAny(strings.Join(sel, " ")), matchAny(strings.Join(com, " "))
+	var out []holomem.TextMatch
+	seen := map[int64]bool{}
+	scale := 1.0
+	add := func(hits []holomem.TextMatch) {
+		hits = slices.DeleteFunc(hits, func(h holomem.TextMatch) bool { return seen[h.ID] })
+		if len(hits) > limit-len(out) {
+			hits = hits[:limit-len(out)]
+		}
+		if len(hits) == 0 {
+			return
+		}
+		for _, h := range hits {
+			seen[h.ID] = true
+		}
+		out = append(out, normalise(hits, scale)...)
+		scale /= 2
+	}
+	if len(sel) > 0 {
+		if len(com) > 0 {
+			hits, err := anyQuery(ctx, tx, st.anyNewest, ftsAnyNewest, "("+selQ+") AND ("+comQ+")", namespace, superseded, limit+1)
+			if err != nil {
+				return nil, err
+			}
+			if len(hits) <= limit {
+				add(hits)
+			}
+		}
+		if len(out) < limit {
+			hits, err := anyQuery(ctx, tx, st.anyRanked, ftsAnyRanked, selQ, namespace, superseded, limit+len(out))
+			if err != nil {
+				return nil, err
+			}
+			add(hits)
+		}
+	}
+	if len(out) < limit && len(com) > 0 {
+		hits, err := anyQuery(ctx, tx, st.anyNewest, ftsAnyNewest, comQ, namespace, superseded, limit+len(out))
+		if err != nil {
+			return nil, err
+		}
+		add(hits)
+	}
+	return out, nil
+}
+
+// termDocs is the number of facts a query word matches (its morphological
+// prefix aside): those whose index holds its stem, since the index holds
+// every token's stem (text.IndexText) and the word's other forms share it.
+func termDocs(ctx context.Context, tx *sql.Tx, st *sql.Stmt, tok string) (int64, error) {
+	var df int64
+	err := txQueryRow(ctx, tx, st, qVocabDoc, stem(tok)).Scan(&df)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	return df, nil
+}
+
+// sqliteVarint decodes the SQLite varint at the start of b (1-9 bytes, big
+// endian, 7 bits a byte, the ninth byte whole); false when b is too short.
+func sqliteVarint(b []byte) (uint64, bool) {
+	var v uint64
+	for i := 0; i < len(b) && i < 9; i++ {
+		if i == 8 {
+			return v<<8 | uint64(b[i]), true
+		}
+		v = v<<7 | uint64(b[i]&0x7f)
+		if b[i]&0x80 == 0 {
+			return v, true
+		}
+	}
+	return 0, false
 }

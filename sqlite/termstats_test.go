@@ -1,6 +1,7 @@
 package sqlite_test
 
 import (
+	"fmt"
 	"testing"
 
 	"path/filepath"
@@ -32,5 +33,84 @@ func TestTermStats(t *testing.T) {
 	hits, err := s.SearchText(ctx, "", "nginx backups", 10, holomem.WithAnyTerm())
 	if err != nil || len(hits) != 3 {
 		t.Fatalf("any-term: %v, %d hits", err, len(hits))
+	}
+}
+
+// TestTermStats_DocsFollowWrites: N comes from FTS5's averages record, not
+// count(*); it must still be the number of facts after inserts past one
+// varint byte, deletes and supersedes.
+func TestTermStats_DocsFollowWrites(t *testing.T) {
+	ctx := t.Context()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "n.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var fs []*holomem.Fact
+	for i := range 300 {
+		fs = append(fs, &holomem.Fact{Content: fmt.Sprintf("fact number %d about things", i)})
+	}
+	if _, err := s.CreateFacts(ctx, fs); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string, want int64) {
+		t.Helper()
+		docs, _, err := s.TermStats(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if docs != want {
+			t.Errorf("%s: docs %d, want %d", step, docs, want)
+		}
+	}
+	check("after 300 inserts", 300)
+	for _, f := range fs[:20] {
+		if err := s.DeleteFact(ctx, f.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("after 20 deletes", 280)
+	if err := s.Supersede(ctx, fs[20].ID, fs[21].ID); err != nil {
+		t.Fatal(err)
+	}
+	check("after a supersede", 280)
+}
+
+// TestSearchText_AnyTermBounded: past the ranking budget the any-term
+// search still puts facts with the rare word first (with the common word
+// before without it) and fills the limit from the newest facts with only
+// the common word; a query of common words alone fills it too.
+func TestSearchText_AnyTermBounded(t *testing.T) {
+	ctx := t.Context()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bounded.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var fs []*holomem.Fact
+	for i := range 2000 {
+		fs = append(fs, &holomem.Fact{Content: fmt.Sprintf("common filler line %d", i)})
+	}
+	both := &holomem.Fact{Content: "common zebracorn sighting"}
+	rareOnly := &holomem.Fact{Content: "a zebracorn sighting far away from any town"}
+	fs = append(fs, both, rareOnly)
+	if _, err := s.CreateFacts(ctx, fs); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.SearchText(ctx, "", "common zebracorn", 10, holomem.WithAnyTerm())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 10 || hits[0].ID != both.ID || hits[1].ID != rareOnly.ID {
+		t.Fatalf("hits %v; want 10, #%d then #%d first", hits, both.ID, rareOnly.ID)
+	}
+	for _, h := range hits[2:] {
+		if h.ID < fs[1500].ID {
+			t.Errorf("common-word fill #%d is not among the newest facts with the word", h.ID)
+		}
+	}
+	hits, err = s.SearchText(ctx, "", "common filler", 10, holomem.WithAnyTerm())
+	if err != nil || len(hits) != 10 {
+		t.Fatalf("common words only: %v, %d hits", err, len(hits))
 	}
 }

@@ -21,7 +21,9 @@ func queryTokens(q string) []string {
 	}
 	return out
 }
-func entityKey(n string) string { return text.EntityKey(n) }
+func stem(t string) string        { return text.Stem(t) }
+func morphPrefix(t string) string { return text.MorphPrefix(t) }
+func entityKey(n string) string   { return text.EntityKey(n) }
 func extractEntities(s string, tags []string) []text.Entity {
 	return text.Extract(s, tags)
 }

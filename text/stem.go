@@ -55,7 +55,9 @@ func scriptOf(tok string) script {
 // English stemmer for Latin ones. Tokens in other scripts, mixed scripts or
 // with digits are returned unchanged. Stem expects a normalised token (see
 // [Tokens]); it never panics and never returns an empty string for a
-// non-empty token.
+// non-empty token. The stem starts with the token's first rune (both
+// stemmers only rewrite endings; tokens hold no apostrophes), which lets
+// callers skip stemming tokens that cannot stem to a given word.
 func Stem(tok string) string {
 	sc := scriptOf(tok)
 	if sc == scriptOther || utf8.RuneCountInString(tok) <= 2 {
