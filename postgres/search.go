@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
 )
@@ -276,4 +279,46 @@ func (s *Store) liveFacts(ctx context.Context, tx querier, namespace string) (in
 	s.live[namespace] = liveCount{n: n, at: now}
 	s.mu.Unlock()
 	return n, nil
+}
+
+// TermStats implements [holomem.TermStatser] as the SQLite store does, so
+// recall re-scores its candidates with the same BM25 on both backends: the
+// number of facts and, for each term, how many facts' tsvectors hold it as
+// a token or a stem (every namespace, superseded facts included, as
+// FTS5's vocabulary counts).
+func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, error) {
+	df := make([]int64, len(terms))
+	var docs int64
+	qs := make([]string, len(terms))
+	for i, t := range terms {
+		var b strings.Builder
+		writeLexeme(&b, lexeme(t))
+		qs[i] = b.String()
+	}
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, "SELECT count(*) FROM fact_search").Scan(&docs); err != nil {
+			return err
+		}
+		if len(terms) == 0 {
+			return nil
+		}
+		rows, err := tx.Query(ctx, `SELECT t.i, (SELECT count(*) FROM fact_search WHERE fts @@ t.q::tsquery)
+			FROM unnest($1::text[]) WITH ORDINALITY AS t(q, i)`, qs)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var i, n int64
+			if err := rows.Scan(&i, &n); err != nil {
+				return err
+			}
+			df[i-1] = n
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return 0, nil, fmt.Errorf("term stats: %w", err)
+	}
+	return docs, df, nil
 }

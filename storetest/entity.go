@@ -229,3 +229,26 @@ func testEntitiesRelink(t *testing.T, s holomem.Store) {
 		t.Errorf("RelinkEntities(limit 0) = %v; want ErrInvalid", err)
 	}
 }
+
+// testTermStats: the statistics recall's BM25 reads count facts and, per
+// term (a token or a stem), the facts holding it, in every namespace.
+func testTermStats(t *testing.T, s holomem.Store) {
+	ts, ok := s.(holomem.TermStatser)
+	if !ok {
+		t.Skip("store has no TermStats")
+	}
+	ctx := t.Context()
+	create(t, s, fact("We deployed nginx"))
+	create(t, s, &holomem.Fact{Content: "nginx serves the docs", Namespace: "other"})
+	create(t, s, fact("Postgres runs backups"))
+	docs, df, err := ts.TermStats(ctx, []string{"nginx", "deploy", "postgr", "absent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if docs != 3 || !slices.Equal(df, []int64{2, 1, 1, 0}) {
+		t.Errorf("TermStats = %d, %v; want 3, [2 1 1 0]", docs, df)
+	}
+	if docs, df, err := ts.TermStats(ctx, nil); err != nil || docs != 3 || len(df) != 0 {
+		t.Errorf("TermStats(nil) = %d, %v, %v", docs, df, err)
+	}
+}

@@ -50,6 +50,7 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"Entities/RecurringTerms", testEntitiesRecurringTerms},
 		{"Entities/RussianCases", testEntitiesRussianCases},
 		{"Entities/RelinkIdempotent", testEntitiesRelink},
+		{"Search/TermStats", testTermStats},
 		{"Embeddings", testEmbeddings},
 		{"Embeddings/Errors", testEmbeddingsErrors},
 		{"ScanHRR", testScanHRR},
