@@ -285,21 +285,41 @@ func (s *Store) liveFacts(ctx context.Context, tx querier, namespace string) (in
 // recall re-scores its candidates with the same BM25 on both backends: the
 // number of facts and, for each term, how many facts' tsvectors hold it as
 // a token or a stem (every namespace, superseded facts included, as
-// FTS5's vocabulary counts).
+// FTS5's vocabulary counts). Counts are reused for dfTTL, like docFreqs':
+// counting a frequent stem reads a large part of the GIN index, and IDF
+// barely moves in a minute.
 func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, error) {
+	const all = "\x00all" // with cap -1, a key docFreqs never makes
+	now := time.Now()
 	df := make([]int64, len(terms))
-	var docs int64
-	qs := make([]string, len(terms))
+	docs := int64(-1)
+	var missing []int
+	var qs []string
+	s.mu.Lock()
+	if e, ok := s.df[dfKey{all, "", -1}]; ok && now.Sub(e.at) < dfTTL {
+		docs = e.n
+	}
 	for i, t := range terms {
 		var b strings.Builder
 		writeLexeme(&b, lexeme(t))
-		qs[i] = b.String()
+		q := b.String()
+		if e, ok := s.df[dfKey{all, q, -1}]; ok && now.Sub(e.at) < dfTTL {
+			df[i] = e.n
+			continue
+		}
+		missing = append(missing, i)
+		qs = append(qs, q)
 	}
+	s.mu.Unlock()
+	if docs >= 0 && len(missing) == 0 {
+		return docs, df, nil
+	}
+	got := make([]int64, len(qs))
 	err := s.read(ctx, func(tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, "SELECT count(*) FROM fact_search").Scan(&docs); err != nil {
 			return err
 		}
-		if len(terms) == 0 {
+		if len(qs) == 0 {
 			return nil
 		}
 		rows, err := tx.Query(ctx, `SELECT t.i, (SELECT count(*) FROM fact_search WHERE fts @@ t.q::tsquery)
@@ -313,12 +333,22 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, 
 			if err := rows.Scan(&i, &n); err != nil {
 				return err
 			}
-			df[i-1] = n
+			got[i-1] = n
 		}
 		return rows.Err()
 	})
 	if err != nil {
 		return 0, nil, fmt.Errorf("term stats: %w", err)
 	}
+	s.mu.Lock()
+	if len(s.df) > dfCacheMax {
+		clear(s.df)
+	}
+	s.df[dfKey{all, "", -1}] = dfEntry{n: docs, at: now}
+	for j, i := range missing {
+		df[i] = got[j]
+		s.df[dfKey{all, qs[j], -1}] = dfEntry{n: got[j], at: now}
+	}
+	s.mu.Unlock()
 	return docs, df, nil
 }
