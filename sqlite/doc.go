@@ -37,8 +37,11 @@
 // # Full-text search
 //
 // facts_fts is a contentless FTS5 table (empty content option, contentless_delete=1)
-// with three columns: content, tags and scope. Triggers on facts keep it in
-// sync. content and tags hold holomem_fts(text): package text's IndexText,
+// with three columns: content, tags and scope. The store writes a new fact's
+// row itself, after the batch's facts rows and with the index text derived
+// on all cores before the write lock (migration 0007: a trigger filling it
+// row by row made FTS5 flush one segment per fact); triggers on facts keep
+// it in sync on updates and deletes. content and tags hold holomem_fts(text): package text's IndexText,
 // the normalised tokens (lower case, ё folded to е, diacritics removed)
 // followed by the Snowball stems that differ from their token. The stems
 // are indexed next to the raw tokens because FTS5 has no Russian stemmer and
@@ -66,7 +69,7 @@
 // Other tools may open the file: reading, searching with plain MATCH,
 // metadata updates (trust, category, counters) and deletes work with any
 // SQLite 3.43+. Inserting facts or changing their content, tags or
-// superseded_by fires the triggers, which need the holomem_fts function, so
+// superseded_by fires triggers that need holomem's functions, so
 // such writes must go through holomem; so must deleting a fact that
 // superseded another when foreign keys are on (the older fact's
 // superseded_by is cleared, which re-indexes it).
@@ -89,5 +92,7 @@
 // SearchText computes BM25 for every match before it keeps the top ones,
 // so its cost grows with how many facts contain the query's terms. A bulk
 // import runs about ten statements per fact (row, full-text index,
-// entities); CreateFacts batches them in one transaction.
+// entities); CreateFacts batches them in one transaction, and the
+// full-text rows go in after the facts rows, so FTS5 writes the batch as
+// one segment at commit.
 package sqlite

@@ -28,17 +28,17 @@ const (
 	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = ? ORDER BY fact_id"
 )
 
-// linkEntities derives the entities of content (and tags), creates the
-// missing ones and their aliases, links them to the fact and returns their
-// names in order of appearance. A name that is an alias of a known entity
-// links to that entity. A recurring candidate (a rare lower-case word,
-// see text.Extract) links when its entity exists, and becomes one when
-// text.MinTermFacts facts of the namespace contain it: the earlier facts
-// are linked then (promoteTerm).
-func (w *wtx) linkEntities(factID int64, namespace, content string, tags []string) ([]string, error) {
+// linkEntities creates the missing entities of ents (extractEntities of
+// the fact's content and tags) and their aliases, links them to the fact
+// and returns their names in order of appearance. A name that is an alias
+// of a known entity links to that entity. A recurring candidate (a rare
+// lower-case word, see text.Extract) links when its entity exists, and
+// becomes one when text.MinTermFacts facts of the namespace contain it: the
+// earlier facts are linked then (promoteTerm).
+func (w *wtx) linkEntities(factID int64, namespace string, ents []text.Entity) ([]string, error) {
 	var names []string
 	linked := make(map[int64]bool)
-	for _, e := range extractEntities(content, tags) {
+	for _, e := range ents {
 		key := entityKey(e.Name)
 		if key == "" {
 			continue
@@ -116,6 +116,10 @@ const qTermFacts = "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? ORDER BY
 func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
 	if strings.ContainsAny(key, " \"") || len(text.Tokens(key)) != 1 {
 		return nil, nil // "docker-compose", "--dry-run": not one index token
+	}
+	// The facts created earlier in this transaction must be in the index.
+	if err := w.flushFTS(); err != nil {
+		return nil, err
 	}
 	rows, err := w.query(qTermFacts, scopedMatch(`"`+text.Tokens(key)[0]+`"`, namespace, true))
 	if err != nil {
@@ -480,7 +484,7 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 			if err != nil {
 				return err
 			}
-			if _, err := w.linkEntities(f.id, f.ns, f.body, rowcodec.SplitTags(f.tag)); err != nil {
+			if _, err := w.linkEntities(f.id, f.ns, extractEntities(f.body, rowcodec.SplitTags(f.tag))); err != nil {
 				return err
 			}
 			if err := w.pruneEntities(old); err != nil {

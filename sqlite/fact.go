@@ -5,10 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/text"
 )
 
 // Hot lookups, named so plan_test.go can check they use an index.
@@ -147,11 +150,17 @@ func (q txQuerier) QueryRowContext(ctx context.Context, s string, args ...any) *
 // false. Returns ErrInvalid for bad
 // input.
 func (s *Store) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
+	if err := rowcodec.PrepareFact(f); err != nil {
+		return false, fmt.Errorf("create fact: %w", err)
+	}
+	p := deriveFact(f)
 	var created bool
 	err := s.update(ctx, func(w *wtx) error {
 		var err error
-		created, err = w.createFact(f)
-		return err
+		if created, err = w.createFact(f, &p); err != nil {
+			return err
+		}
+		return w.flushFTS()
 	})
 	if err != nil {
 		return false, fmt.Errorf("create fact: %w", err)
@@ -161,8 +170,16 @@ func (s *Store) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
 
 // CreateFacts stores many facts in one transaction with the same rules as
 // CreateFact. Nothing is stored when one fact is invalid; the error names
-// its index.
+// its index. What does not need the database (content hashes, the indexed
+// text with its stems, entity extraction) is derived on all cores before
+// the write lock is taken, so the single writer only writes.
 func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, error) {
+	for i, f := range fs {
+		if err := rowcodec.PrepareFact(f); err != nil {
+			return nil, fmt.Errorf("create facts: fact %d: %w", i, err)
+		}
+	}
+	derived := deriveFacts(fs)
 	created := make([]bool, len(fs))
 	err := s.update(ctx, func(w *wtx) error {
 		for i, f := range fs {
@@ -171,13 +188,13 @@ func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, er
 					return err
 				}
 			}
-			c, err := w.createFact(f)
+			c, err := w.createFact(f, &derived[i])
 			if err != nil {
 				return fmt.Errorf("fact %d: %w", i, err)
 			}
 			created[i] = c
 		}
-		return nil
+		return w.flushFTS()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create facts: %w", err)
@@ -185,10 +202,45 @@ func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, er
 	return created, nil
 }
 
-func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
-	if err := rowcodec.PrepareFact(f); err != nil {
-		return false, err
+// derived is what createFact needs from a fact that does not depend on the
+// database.
+type derived struct {
+	hash          int64
+	content, tags string // indexed text (see text.IndexText)
+	entities      []text.Entity
+}
+
+func deriveFact(f *holomem.Fact) derived {
+	return derived{
+		hash:     rowcodec.ContentHash(f.Content),
+		content:  indexText(f.Content),
+		tags:     indexText(rowcodec.JoinTags(f.Tags)),
+		entities: extractEntities(f.Content, f.Tags),
 	}
+}
+
+// deriveFacts runs deriveFact over fs on up to GOMAXPROCS goroutines. It
+// only reads the facts.
+func deriveFacts(fs []*holomem.Fact) []derived {
+	out := make([]derived, len(fs))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(fs)/32))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(fs); i += workers {
+				out[i] = deriveFact(fs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// createFact writes f, already through rowcodec.PrepareFact, with what
+// deriveFact computed for it. Its full-text row waits in w until flushFTS.
+func (w *wtx) createFact(f *holomem.Fact, d *derived) (bool, error) {
 	var existing int64
 	if f.ExternalKey != "" {
 		err := w.queryRow(qFactByKey, f.Namespace, f.ExternalKey).Scan(&existing)
@@ -196,7 +248,7 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 			return false, err
 		}
 	}
-	hash := rowcodec.ContentHash(f.Content)
+	hash := d.hash
 	// A fact with an external key is identified by its key alone: two
 	// commits with the same message are two facts.
 	if existing == 0 && f.ExternalKey == "" {
@@ -256,7 +308,8 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 		return false, err
 	}
 	f.SupersededBy = 0
-	if f.Entities, err = w.linkEntities(f.ID, f.Namespace, f.Content, f.Tags); err != nil {
+	w.fts = append(w.fts, ftsRow{id: f.ID, content: d.content, tags: d.tags, scope: liveScope(f.Namespace)})
+	if f.Entities, err = w.linkEntities(f.ID, f.Namespace, d.entities); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -501,7 +554,7 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 			if upd.Tags != nil {
 				tags = *upd.Tags
 			}
-			if _, err := w.linkEntities(id, cur.Namespace, *upd.Content, tags); err != nil {
+			if _, err := w.linkEntities(id, cur.Namespace, extractEntities(*upd.Content, tags)); err != nil {
 				return err
 			}
 			if err := w.pruneEntities(old); err != nil {

@@ -38,6 +38,13 @@ func writeSchemaFixture(ctx context.Context, path string, v int) error {
 			return err
 		}
 	}
+	if v >= 7 {
+		// From migration 0007 the store writes full-text rows itself.
+		if _, err := db.ExecContext(ctx, `INSERT INTO facts_fts (rowid, content, tags, scope)
+			SELECT id, holomem_fts(content), holomem_fts(tags), 'l' || hex(namespace) FROM facts`); err != nil {
+			return err
+		}
+	}
 	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d; PRAGMA application_id = %d", v, applicationID)); err != nil {
 		return err
 	}

@@ -37,9 +37,13 @@ const applicationID = 0x686f6c6f
 // indexed text (tokens plus stems) from content and tags.
 const ftsFunc = "holomem_fts"
 
+// ftsByStoreFunc tells the full-text insert trigger that the store writes
+// the row itself (see migration 0007); it always returns 1.
+const ftsByStoreFunc = "holomem_fts_by_store"
+
 var registerOnce sync.Once
 
-// registerFunctions adds holomem_fts to every connection of the "sqlite"
+// registerFunctions adds holomem_fts and holomem_fts_by_store to every connection of the "sqlite"
 // driver. modernc registers functions on the driver, not on one database,
 // and refuses a second registration of the same name, hence the Once.
 func registerFunctions() {
@@ -55,6 +59,9 @@ func registerFunctions() {
 			default:
 				return "", nil
 			}
+		})
+		msqlite.MustRegisterDeterministicScalarFunction(ftsByStoreFunc, 0, func(*msqlite.FunctionContext, []driver.Value) (driver.Value, error) {
+			return int64(1), nil
 		})
 	})
 }

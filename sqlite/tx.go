@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -32,6 +33,41 @@ type wtx struct {
 	entities map[entityCacheKey]entityRef
 	// refs caches the facts edges touch (see factRef).
 	refs map[int64]factRef
+	// fts holds the full-text rows of the facts created in this
+	// transaction until flushFTS writes them (see migration 0007).
+	fts []ftsRow
+}
+
+// ftsRow is one row of facts_fts: the indexed text of content and tags
+// and the scope token.
+type ftsRow struct {
+	id                   int64
+	content, tags, scope string
+}
+
+// qInsertFTS adds one full-text row. A single-row insert needs no
+// statement savepoint, so FTS5 keeps the batch's terms in memory and
+// writes them as one segment at commit.
+const qInsertFTS = "INSERT INTO facts_fts (rowid, content, tags, scope) VALUES (?, ?, ?, ?)"
+
+// flushFTS writes the pending full-text rows. Every transaction that
+// creates facts calls it before anything else reads or changes their rows
+// (updateLocked calls it again before commit).
+func (w *wtx) flushFTS() error {
+	for i, r := range w.fts {
+		if _, err := w.exec(qInsertFTS, r.id, r.content, r.tags, r.scope); err != nil {
+			w.fts = w.fts[i:]
+			return fmt.Errorf("full-text index: %w", err)
+		}
+	}
+	w.fts = w.fts[:0]
+	return nil
+}
+
+// liveScope is the scope token of a live fact in namespace, as migration
+// 0003's triggers write it: 'l' || hex(namespace).
+func liveScope(namespace string) string {
+	return "l" + strings.ToUpper(hex.EncodeToString([]byte(namespace)))
 }
 
 type entityCacheKey struct{ namespace, key string }
@@ -118,6 +154,9 @@ func (s *Store) updateLocked(w *wtx, fn func(w *wtx) error) error {
 	defer tx.Rollback()
 	w.tx = tx
 	if err := fn(w); err != nil {
+		return err
+	}
+	if err := w.flushFTS(); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"github.com/holomem/holomem"
@@ -19,12 +20,17 @@ import (
 func (e *Env) storeCmd() *cobra.Command {
 	var sizes []int
 	var queries int
+	var profile string
 	cmd := &cobra.Command{
 		Use:   "store",
 		Short: "Insert throughput, bytes per fact, recall/probe/reason latency on synthetic facts (no model)",
 		Long: `Measures a fresh SQLite store per size. With --db postgres://... each size
 also runs on that PostgreSQL database, in a new schema dropped afterwards,
-and the two backends print side by side.`,
+and the two backends print side by side.
+
+--cpuprofile PREFIX writes CPU profiles of each size's bulk import and
+one-by-one adds to PREFIX-N-import.pprof and PREFIX-N-add.pprof
+(go tool pprof -top holomem FILE).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := e.Stdout
@@ -34,11 +40,11 @@ and the two backends print side by side.`,
 			}
 			fmt.Fprintf(w, "%-9s %-8s %-14s %-14s %-11s %-12s %-12s %-12s %-12s\n", "backend", "facts", "import/s", "remember/s", "bytes/fact", "recall p50", "recall p99", "probe p50", "reason p50")
 			for _, n := range sizes {
-				if err := benchStore(cmd.Context(), w, n, queries, ""); err != nil {
+				if err := benchStore(cmd.Context(), w, n, queries, "", profile); err != nil {
 					return err
 				}
 				if pg != "" {
-					if err := benchStore(cmd.Context(), w, n, queries, pg); err != nil {
+					if err := benchStore(cmd.Context(), w, n, queries, pg, profile); err != nil {
 						return err
 					}
 				}
@@ -48,12 +54,14 @@ and the two backends print side by side.`,
 	}
 	cmd.Flags().IntSliceVar(&sizes, "facts", []int{10_000, 100_000}, "store sizes")
 	cmd.Flags().IntVar(&queries, "queries", 500, "queries per size")
+	cmd.Flags().StringVar(&profile, "cpuprofile", "", "write CPU profiles of import and add to files starting with this prefix")
 	return cmd
 }
 
 // benchStore measures one size on a new SQLite file, or on a new schema
-// of the PostgreSQL database pg when it is set.
-func benchStore(ctx context.Context, w io.Writer, n, queries int, pg string) error {
+// of the PostgreSQL database pg when it is set. A non-empty profile is the
+// prefix of the CPU profiles of the import and the adds.
+func benchStore(ctx context.Context, w io.Writer, n, queries int, pg, profile string) error {
 	var s holomem.Store
 	var size func() (int64, error)
 	backend := "sqlite"
@@ -105,20 +113,33 @@ func benchStore(ctx context.Context, w io.Writer, n, queries int, pg string) err
 	if err != nil {
 		return err
 	}
-	t0 := time.Now()
-	if err := importSynthetic(ctx, m, n); err != nil {
+	stop, err := startProfile(profile, fmt.Sprintf("%s-%d-import", backend, n))
+	if err != nil {
 		return err
 	}
+	t0 := time.Now()
+	err = importSynthetic(ctx, m, n)
 	importRate := float64(n) / time.Since(t0).Seconds()
+	stop()
+	if err != nil {
+		return err
+	}
 
 	const one = 300
+	if stop, err = startProfile(profile, fmt.Sprintf("%s-%d-add", backend, n)); err != nil {
+		return err
+	}
 	t0 = time.Now()
 	for i := range one {
-		if _, err := m.Remember(ctx, synth.Fact(9, i)); err != nil {
-			return err
+		if _, err = m.Remember(ctx, synth.Fact(9, i)); err != nil {
+			break
 		}
 	}
 	rememberRate := one / time.Since(t0).Seconds()
+	stop()
+	if err != nil {
+		return err
+	}
 
 	bytes, err := size()
 	if err != nil {
@@ -153,4 +174,24 @@ func benchStore(ctx context.Context, w io.Writer, n, queries int, pg string) err
 	q50, _ := percentiles(reason)
 	fmt.Fprintf(w, "%-9s %-8d %-14.0f %-14.0f %-11.0f %-12s %-12s %-12s %-12s\n", backend, n, importRate, rememberRate, perFact, ms(r50), ms(r99), ms(p50), ms(q50))
 	return nil
+}
+
+// startProfile starts a CPU profile written to prefix-name.pprof and
+// returns the function that stops it; with an empty prefix it does nothing.
+func startProfile(prefix, name string) (stop func(), err error) {
+	if prefix == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(prefix + "-" + name + ".pprof")
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
