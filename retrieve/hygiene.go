@@ -23,6 +23,13 @@ const (
 	hygieneTermDocs = 200
 )
 
+// similarFacts is implemented by stores with a bounded candidate search
+// for hygiene (the SQLite store): SearchText ranks with BM25, whose cost
+// grows with the namespace.
+type similarFacts interface {
+	SimilarFacts(ctx context.Context, namespace string, terms []string, limit, maxTermDocs int) ([]holomem.TextMatch, error)
+}
+
 // recentEntityFacts is implemented by stores that can list an entity's
 // newest facts without reading all of them (the SQLite store).
 type recentEntityFacts interface {
@@ -35,7 +42,13 @@ type recentEntityFacts interface {
 func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (dups, contras, refines []holomem.Hit, err error) {
 	cands := map[int64]*candidate{}
 	if q := hygieneQuery(f.Content); q != "" {
-		matches, err := m.store.SearchText(ctx, f.Namespace, q, hygieneCandidates, holomem.WithMaxTermDocs(hygieneTermDocs))
+		var matches []holomem.TextMatch
+		var err error
+		if sf, ok := m.store.(similarFacts); ok {
+			matches, err = sf.SimilarFacts(ctx, f.Namespace, strings.Fields(q), hygieneCandidates, hygieneTermDocs)
+		} else {
+			matches, err = m.store.SearchText(ctx, f.Namespace, q, hygieneCandidates, holomem.WithMaxTermDocs(hygieneTermDocs))
+		}
 		if err != nil {
 			return nil, nil, nil, err
 		}

@@ -318,3 +318,45 @@ func TestMemory_Aliases(t *testing.T) {
 		}
 	}
 }
+
+// TestMemory_HygieneCommonWords checks that the write-time checks still
+// find an old fact when every word it shares with the new one is in more
+// facts than the candidate search reads per word (200), and the newest
+// facts about its entity are all others.
+func TestMemory_HygieneCommonWords(t *testing.T) {
+	m, _ := testutil.MustOpenMemory(t, retrieve.Options{})
+	ctx := t.Context()
+	seven := remember(t, m, "Zephyr keeps the orbital cache with 7 replicas")
+	note := remember(t, m, "Zephyr cluster replicas note")
+	var filler []*holomem.Fact
+	for i := range 250 {
+		filler = append(filler, &holomem.Fact{Content: fmt.Sprintf("Zephyr cluster replicas note number %d about the cache", i)})
+	}
+	if _, err := m.Import(ctx, filler); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, content string
+		want          int64
+		contradiction bool
+	}{
+		{"RareWordContradiction", "Zephyr keeps the orbital cache with 8 replicas", seven.ID, true},
+		{"AllWordsCommonDuplicate", "Zephyr cluster replicas note!", note.ID, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := m.Remember(ctx, &holomem.Fact{Content: tt.content})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := r.NearDuplicates
+			if tt.contradiction {
+				got = r.Contradictions
+			}
+			if !slices.Contains(ids(got), tt.want) {
+				t.Errorf("Remember(%q): near-duplicates %v, contradictions %v; want #%d among the %s", tt.content,
+					ids(r.NearDuplicates), ids(r.Contradictions), tt.want, map[bool]string{true: "contradictions", false: "near-duplicates"}[tt.contradiction])
+			}
+		})
+	}
+}

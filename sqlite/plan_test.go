@@ -41,6 +41,8 @@ func TestQueryPlans(t *testing.T) {
 		{"FactsOfEntity", qFactsOfEntity, []any{1}},
 		{"EdgesOfFact", "SELECT e.src FROM edges e WHERE " + strings.Join(edgeCond, " AND "), edgeArgs},
 		{"SearchText", ftsSearch, []any{scopedMatch(`"fact"`, "default", false), 10}},
+		{"SimilarTermIDs", qTermIDs, []any{"default", `{content tags} : ("fact")`, 201}},
+		{"SimilarAllIDs", qAllIDs, []any{`{content tags} : ("fact" AND "number")`, 80, "default"}},
 	}
 	for _, tt := range tests {
 		rows, err := s.rdb.Query("EXPLAIN QUERY PLAN "+tt.q, tt.args...)
@@ -58,6 +60,11 @@ func TestQueryPlans(t *testing.T) {
 		}
 		rows.Close()
 		for _, line := range plan {
+			// Hygiene's candidate reads must go from the full-text match
+			// to the facts rows by id, never the other way round.
+			if strings.HasPrefix(tt.name, "Similar") && strings.Contains(line, " f ") && !strings.Contains(line, "INTEGER PRIMARY KEY") {
+				t.Errorf("%s reads facts other than by id: %q", tt.name, plan)
+			}
 			for _, table := range []string{"facts", "edges", "entities", "entity_aliases", "fact_entities"} {
 				if strings.HasPrefix(line, "SCAN "+table+" ") || line == "SCAN "+table || strings.HasPrefix(line, "SCAN e ") || strings.HasPrefix(line, "SCAN a ") {
 					t.Errorf("%s scans a table: %q", tt.name, plan)

@@ -95,6 +95,8 @@ type Store struct {
 	rstmts sync.Map
 	// nrstmts counts rstmts entries (bounded by maxReadStmts).
 	nrstmts atomic.Int32
+	// common remembers the words SimilarFacts found too common to use.
+	common commonTerms
 }
 
 // maxReadStmts bounds the read statements kept prepared: hot queries are a
