@@ -51,6 +51,34 @@ func BenchmarkEncodeFact(b *testing.B) {
 	})
 }
 
+// BenchmarkEncodeFactCompact is what the write path stores: compare it
+// with BenchmarkEncodeFactMarshal (the same bytes through float64 phases).
+func BenchmarkEncodeFactCompact(b *testing.B) {
+	toks := make([]string, 20)
+	for i := range toks {
+		toks[i] = fmt.Sprint("token", i)
+	}
+	ents := []string{"nginx", "ci"}
+	b.ReportAllocs()
+	cpuLoop(b, func() {
+		sinkBytes = hrr.EncodeFactCompact(toks, ents)
+	})
+}
+
+func BenchmarkEncodeFactMarshal(b *testing.B) {
+	toks := make([]string, 20)
+	for i := range toks {
+		toks[i] = fmt.Sprint("token", i)
+	}
+	ents := []string{"nginx", "ci"}
+	b.ReportAllocs()
+	cpuLoop(b, func() {
+		sinkBytes = hrr.Marshal(hrr.EncodeFact(toks, ents))
+	})
+}
+
+var sinkBytes []byte
+
 func benchItems(n int) []hrr.Item {
 	rng := rand.New(rand.NewPCG(5, 6))
 	items := make([]hrr.Item, n)

@@ -1,6 +1,7 @@
 package hrr
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -237,5 +238,57 @@ func TestAtomCache_Concurrent(t *testing.T) {
 	}
 	if n := c.len(); n > 16 {
 		t.Errorf("cache holds %d atoms, want <= 16", n)
+	}
+}
+
+// TestEncodeFactCompact checks the compact encoder against Marshal of the
+// float64 one on random facts and on the phases around every bin edge.
+func TestEncodeFactCompact(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	n := 1000
+	if testing.Short() || raceEnabled {
+		n = 100
+	}
+	diff := 0
+	for i := range n {
+		var toks, ents []string
+		for range 1 + r.IntN(40) {
+			toks = append(toks, fmt.Sprintf("w%d", r.IntN(5000)))
+		}
+		for range r.IntN(4) {
+			ents = append(ents, fmt.Sprintf("E%d", r.IntN(300)))
+		}
+		want, got := Marshal(EncodeFact(toks, ents)), EncodeFactCompact(toks, ents)
+		for j := range want {
+			if want[j] != got[j] {
+				diff++
+				if diff < 5 {
+					t.Errorf("fact %d byte %d: compact %d, Marshal %d", i, j, got[j], want[j])
+				}
+			}
+		}
+	}
+	if diff > 0 {
+		t.Errorf("%d of %d bytes differ", diff, n*EncodedLen)
+	}
+	if got := EncodeFactCompact(nil, nil); !bytes.Equal(got, Marshal(EncodeFact(nil, nil))) {
+		t.Errorf("empty fact: %v", got[:8])
+	}
+	// Angles next to every bin edge, in every octant, and the axes.
+	for k := range 512 {
+		for _, eps := range []float64{-1e-9, 1e-9} { // exactly on an edge either neighbour is right
+			th := float64(k)*quantum/2 + eps
+			for _, mag := range []float64{1e-300, 1e-3, 1, 7.5, 1e300} {
+				re, im := mag*math.Cos(th), mag*math.Sin(th)
+				if got, want := phaseByte(re, im), quantize(math.Atan2(im, re)); got != want {
+					t.Errorf("phaseByte(%g, %g) = %d, want %d (angle %g)", re, im, got, want, th)
+				}
+			}
+		}
+	}
+	for _, c := range [][2]float64{{0, 0}, {math.Copysign(0, -1), math.Copysign(0, -1)}, {-1, 0}, {-1, math.Copysign(0, -1)}, {0, -1}, {0, 1}, {math.Copysign(0, -1), 1}, {math.Inf(1), 1}, {math.NaN(), 1}} {
+		if got, want := phaseByte(c[0], c[1]), quantize(math.Atan2(c[1], c[0])); got != want {
+			t.Errorf("phaseByte(%v, %v) = %d, want %d", c[0], c[1], got, want)
+		}
 	}
 }

@@ -251,7 +251,7 @@ func (m *Memory) encodeHRR(ctx context.Context, namespace, content string) []byt
 	if m.opts.DisableHRR {
 		return nil
 	}
-	return hrr.Marshal(hrr.EncodeFact(text.Tokens(content), m.entityKeys(ctx, namespace, content)))
+	return hrr.EncodeFactCompact(text.Tokens(content), m.entityKeys(ctx, namespace, content))
 }
 
 // entityKeys extracts entities from s and resolves each to its canonical
