@@ -34,6 +34,7 @@ var scenarios = []func(*Env) *cobra.Command{
 	(*Env).mcpCmd,
 	(*Env).importCmd,
 	(*Env).keywordCmd,
+	(*Env).serveCmd,
 	(*Env).loadCmd,
 }
 
