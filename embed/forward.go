@@ -35,7 +35,14 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 		offs[i+1] = offs[i] + len(s)
 	}
 	N := offs[len(seqs)]
-	x := make([]float32, N*H)
+	sc, _ := m.scratch.Get().(*fwdScratch)
+	if sc == nil {
+		sc = new(fwdScratch)
+	}
+	defer m.scratch.Put(sc)
+	sc.x, sc.q, sc.k, sc.v, sc.ctx = grow(sc.x, N*H), grow(sc.q, N*H), grow(sc.k, N*H), grow(sc.v, N*H), grow(sc.ctx, N*H)
+	sc.inter = grow(sc.inter, N*cfg.IntermediateSize)
+	x, q, k, v, ctxv, inter := sc.x, sc.q, sc.k, sc.v, sc.ctx, sc.inter
 	buf := make([]byte, 4*H)
 	for i, s := range seqs {
 		for j, id := range s {
@@ -51,11 +58,6 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 	}
 	layerNormRows(x, H, m.embLN, cfg.LayerNormEps)
 
-	q := make([]float32, N*H)
-	k := make([]float32, N*H)
-	v := make([]float32, N*H)
-	ctxv := make([]float32, N*H)
-	inter := make([]float32, N*cfg.IntermediateSize)
 	act := epGELU
 	if cfg.HiddenAct == "gelu_new" {
 		act = epGELUTanh
@@ -82,6 +84,14 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 		out[i] = pool(x[offs[i]*H:offs[i+1]*H], H, cfg.Pooling)
 	}
 	return out, nil
+}
+
+// fwdScratch holds the activations of one forward pass. Passes reuse them
+// through model.scratch: a batch allocates megabytes, and letting each
+// pass leave them to the garbage collector raised the peak RSS by twice
+// that.
+type fwdScratch struct {
+	x, q, k, v, ctx, inter []float32
 }
 
 // matmul computes dst[t] (op) x[t] W^T + b for the rows t < rows.

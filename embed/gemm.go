@@ -29,6 +29,10 @@ func packPanels(dst, w []float32, out, in int) {
 		panel := dst[p*in*tileN : (p+1)*in*tileN]
 		nr := min(tileN, out-p*tileN)
 		rows := w[p*tileN*in : (p*tileN+nr)*in]
+		if nr == tileN {
+			packPanel(panel, rows, in)
+			continue
+		}
 		// Write the panel in order (reading nr rows side by side), which
 		// keeps the writes sequential.
 		for k := range in {
@@ -38,6 +42,36 @@ func packPanels(dst, w []float32, out, in int) {
 			}
 			clear(d[nr:])
 		}
+	}
+}
+
+// packPanel packs one full panel: tileN rows of in weights, side by side.
+// With AVX2 it transposes 8x8 blocks in registers; otherwise sixteen row
+// slices of known length let the compiler drop the bounds checks, so the
+// loop is a plain stream of loads and stores. (The general loop of
+// packPanels made packing most of the load time.)
+func packPanel(panel, rows []float32, in int) {
+	panel = panel[:in*tileN]
+	rows = rows[:tileN*in]
+	if k0 := packPanelSIMD(panel, rows, in); k0 > 0 {
+		// The last in%8 columns are left to the loop below.
+		for c := range tileN {
+			for k := k0; k < in; k++ {
+				panel[k*tileN+c] = rows[c*in+k]
+			}
+		}
+		return
+	}
+	r0, r1, r2, r3 := rows[0*in:1*in], rows[1*in:2*in], rows[2*in:3*in], rows[3*in:4*in]
+	r4, r5, r6, r7 := rows[4*in:5*in], rows[5*in:6*in], rows[6*in:7*in], rows[7*in:8*in]
+	r8, r9, r10, r11 := rows[8*in:9*in], rows[9*in:10*in], rows[10*in:11*in], rows[11*in:12*in]
+	r12, r13, r14, r15 := rows[12*in:13*in], rows[13*in:14*in], rows[14*in:15*in], rows[15*in:16*in]
+	for k := range in {
+		d := (*[tileN]float32)(panel[k*tileN:])
+		d[0], d[1], d[2], d[3] = r0[k], r1[k], r2[k], r3[k]
+		d[4], d[5], d[6], d[7] = r4[k], r5[k], r6[k], r7[k]
+		d[8], d[9], d[10], d[11] = r8[k], r9[k], r10[k], r11[k]
+		d[12], d[13], d[14], d[15] = r12[k], r13[k], r14[k], r15[k]
 	}
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes the GEMM tile kernels of gemm_kernel_amd64.s: gemmTileAVX2 and
 gemmTileAVX512 (mr x 16 from one panel) and gemmTile2AVX512 (mr x 32 from two
-panels), one register-tiled loop per row count mr = 1..6
+panels), one register-tiled loop per row count mr = 1..6, and
+packPanelAVX2, which packs weights into panels
 (run: python3 gemm_amd64_gen.py > gemm_kernel_amd64.s)."""
 
 ROWS = ["(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(R12)", "(R12)(R8*1)", "(R12)(R8*2)"]
@@ -221,4 +222,60 @@ def avx512(name, panels):
 
 avx512("gemmTileAVX512", 1)
 avx512("gemmTile2AVX512", 2)
+# Weight packing: 16 rows of in floats into a panel [k][16], 8 columns at a
+# time as two 8x8 transposes in registers (unpack, shuffle, permute).
+def pack():
+    rows = ["(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(R9)", "(R9)(R8*1)", "(R9)(R8*2)", "(R10)", "(R10)(R8*1)",
+            "(R11)", "(R11)(R8*1)", "(R11)(R8*2)", "(R12)", "(R12)(R8*1)", "(R12)(R8*2)", "(R13)", "(R13)(R8*1)"]
+    w("")
+    w("// func packPanelAVX2(dst *float32, src *float32, in int, kk int)")
+    w("// dst[k*16+r] = src[r*in+k] for r < 16, k < kk (a positive multiple of")
+    w("// 8): two 8x8 transposes in registers per 8 columns.")
+    w("TEXT ·packPanelAVX2(SB), NOSPLIT, $0-32")
+    for l in """MOVQ dst+0(FP), DI
+MOVQ src+8(FP), SI
+MOVQ in+16(FP), R8
+SHLQ $2, R8
+MOVQ kk+24(FP), CX
+LEAQ (SI)(R8*2), R9
+ADDQ R8, R9
+LEAQ (R9)(R8*2), R10
+ADDQ R8, R10
+LEAQ (R10)(R8*2), R11
+LEAQ (R11)(R8*2), R12
+ADDQ R8, R12
+LEAQ (R12)(R8*2), R13
+ADDQ R8, R13""".split("\n"):
+        w("\t" + l)
+    w("")
+    w("looppk:")
+    for half in range(2):
+        for r in range(8):
+            w(f"\tVMOVUPS {rows[8*half + r]}, Y{r}")
+        # Y8..Y15 = lo(r0,r1) hi(r0,r1) lo(r2,r3) hi(r2,r3) ...
+        for i in range(4):
+            a, b = 2 * i, 2 * i + 1
+            w(f"\tVUNPCKLPS Y{b}, Y{a}, Y{8 + 2*i}")
+            w(f"\tVUNPCKHPS Y{b}, Y{a}, Y{9 + 2*i}")
+        # Y0..Y7: columns (0|4) (1|5) (2|6) (3|7) of rows 0-3, then of rows 4-7.
+        for a, b, imm, d in [(8, 10, 0x44, 0), (8, 10, 0xEE, 1), (9, 11, 0x44, 2), (9, 11, 0xEE, 3),
+                             (12, 14, 0x44, 4), (12, 14, 0xEE, 5), (13, 15, 0x44, 6), (13, 15, 0xEE, 7)]:
+            w(f"\tVSHUFPS ${imm:#x}, Y{b}, Y{a}, Y{d}")
+        # Y8+k: column k of the eight rows.
+        for k in range(4):
+            w(f"\tVPERM2F128 $0x20, Y{k+4}, Y{k}, Y{8+k}")
+            w(f"\tVPERM2F128 $0x31, Y{k+4}, Y{k}, Y{12+k}")
+        for k in range(8):
+            w(f"\tVMOVUPS Y{8+k}, {off('(DI)', 64 * k + 32 * half)}")
+    for r in ["SI", "R9", "R10", "R11", "R12", "R13"]:
+        w(f"\tADDQ $32, {r}")
+    w("\tADDQ $512, DI")
+    w("\tSUBQ $8, CX")
+    w("\tJNZ  looppk")
+    w("\tVZEROUPPER")
+    w("\tRET")
+
+
+pack()
+
 print("\n".join(out))

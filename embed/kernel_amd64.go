@@ -78,6 +78,17 @@ var simdKernels = func() []*kernels {
 	return []*kernels{avx512, avx2}
 }()
 
+// packPanelSIMD packs the first in&^7 columns of a full panel (see
+// packPanel) with AVX2 and returns how many it packed: 0 without AVX2.
+func packPanelSIMD(panel, rows []float32, in int) int {
+	kk := in &^ 7
+	if kk == 0 || len(simdKernels) == 0 || len(panel) < in*tileN || len(rows) < tileN*in {
+		return 0
+	}
+	packPanelAVX2(&panel[0], &rows[0], in, kk)
+	return kk
+}
+
 // tileArgsOK checks once per tile what the assembly kernels would otherwise
 // read or write out of bounds (they have no checks of their own): mr rows
 // of kk inputs, kk steps of one panel, mr rows of width columns of c and
@@ -119,6 +130,9 @@ func gemmTileAVX512(a *float32, lda int, b *float32, kk int, c *float32, ldc int
 
 //go:noescape
 func gemmTile2AVX512(a *float32, lda int, b *float32, pstride int, kk int, c *float32, ldc int, bias *float32, acc int, mr int)
+
+//go:noescape
+func packPanelAVX2(dst *float32, src *float32, in int, kk int)
 
 //go:noescape
 func expAVX2(x *float32, n int, scale, sub float32) float32

@@ -147,6 +147,33 @@ func TestKernels_gelu(t *testing.T) {
 	}
 }
 
+// TestPackPanels checks the packed layout against its definition for
+// widths with and without a multiple-of-8 part and for partial panels.
+func TestPackPanels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, sh := range []struct{ out, in int }{{1, 1}, {16, 7}, {16, 8}, {16, 13}, {33, 24}, {48, 384}, {20, 1539}} {
+		w := randSlice(rng, sh.out*sh.in)
+		p := make([]float32, packedLen(sh.out, sh.in))
+		for i := range p {
+			p[i] = float32(math.NaN())
+		}
+		packPanels(p, w, sh.out, sh.in)
+		for pi := 0; pi*tileN < sh.out; pi++ {
+			for k := range sh.in {
+				for c := range tileN {
+					want := float32(0)
+					if j := pi*tileN + c; j < sh.out {
+						want = w[j*sh.in+k]
+					}
+					if got := p[(pi*sh.in+k)*tileN+c]; got != want {
+						t.Fatalf("%+v panel %d k %d col %d: got %g, want %g", sh, pi, k, c, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 func randSlice(rng *rand.Rand, n int) []float32 {
 	s := make([]float32, n)
 	for i := range s {

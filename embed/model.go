@@ -51,6 +51,7 @@ type model struct {
 	k       *kernels
 	threads int
 	pending []pendingRead // reads queued by tensor during loadModel
+	scratch sync.Pool     // *fwdScratch, see forward
 }
 
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
@@ -246,8 +247,9 @@ func (m *model) readTensors() error {
 	m.pending = nil
 	nt := min(m.threads, len(jobs))
 	if nt <= 1 {
+		var sc readScratch
 		for _, j := range jobs {
-			if err := m.readTensor(j); err != nil {
+			if err := m.readTensor(j, &sc); err != nil {
 				return err
 			}
 		}
@@ -257,8 +259,9 @@ func (m *model) readTensors() error {
 	var wg sync.WaitGroup
 	for t := range nt {
 		wg.Go(func() {
+			var sc readScratch
 			for i := t; i < len(jobs); i += nt {
-				if err := m.readTensor(jobs[i]); err != nil {
+				if err := m.readTensor(jobs[i], &sc); err != nil {
 					errs[t] = err
 					return
 				}
@@ -269,9 +272,16 @@ func (m *model) readTensors() error {
 	return errors.Join(errs...)
 }
 
-func (m *model) readTensor(j pendingRead) error {
+// readScratch is one loading goroutine's buffers, reused from tensor to
+// tensor (a buffer per tensor left megabytes of garbage at the peak).
+type readScratch struct {
+	raw  []byte
+	rows []float32
+}
+
+func (m *model) readTensor(j pendingRead, sc *readScratch) error {
 	if j.packOut > 0 {
-		return m.readPacked(j)
+		return m.readPacked(j, sc)
 	}
 	ti, out := j.ti, j.dst
 	if ti.DType == "F32" && littleEndian {
@@ -292,13 +302,17 @@ func (m *model) readTensor(j pendingRead) error {
 // readPacked reads a weight matrix one panel (tileN rows) at a time into
 // a small buffer and packs it into j.dst, so that the transposing copy
 // works in L2 instead of striding over the whole matrix.
-func (m *model) readPacked(j pendingRead) error {
+func (m *model) readPacked(j pendingRead, sc *readScratch) error {
 	ti, out, in := j.ti, j.packOut, j.packIn
 	es := elemSize(ti.DType)
-	raw := make([]byte, tileN*in*es)
+	if cap(sc.raw) < tileN*in*es {
+		sc.raw = make([]byte, tileN*in*es)
+	}
+	raw := sc.raw[:tileN*in*es]
 	var rows []float32
 	if ti.DType != "F32" || !littleEndian {
-		rows = make([]float32, tileN*in)
+		sc.rows = grow(sc.rows, tileN*in)
+		rows = sc.rows
 	}
 	for p := 0; p*tileN < out; p++ {
 		nr := min(tileN, out-p*tileN)
