@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -166,6 +167,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{Error: fmt.Sprintf("no endpoint %s %q", r.Method, p), Code: "not_found"})
 		return
 	}
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && apiPath(r.URL.Path) && crossOrigin(r) {
+		s.writeError(w, r, fmt.Errorf("%w: cross-origin %s of the API refused", errForbidden, r.Method))
+		return
+	}
 	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil {
 		if isLoopbackAddr(local.String()) && !isLoopbackAddr(r.Host) {
 			s.writeError(w, r, fmt.Errorf("%w: host %q is not a loopback name", errForbidden, r.Host))
@@ -173,6 +178,37 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.guarded.ServeHTTP(w, r)
+}
+
+// apiPath reports whether p is served to programs (the JSON API and MCP)
+// rather than to a browser navigating (the UI's pages).
+func apiPath(p string) bool {
+	return strings.HasPrefix(p, "/api/") || p == "/mcp" || strings.HasPrefix(p, "/mcp/")
+}
+
+// crossOrigin applies http.CrossOriginProtection's rule to any method: a
+// browser's Sec-Fetch-Site other than same-origin or none (a user typing
+// the URL), or, from browsers that do not send it, an Origin whose host is
+// not the request's. A request with neither header is not from a browser
+// page and passes. CrossOriginProtection lets GET through by design (safe
+// methods); the API's GETs are not side-effect free for this server's
+// owner (a recall counts retrievals, and its answer is the memory), and a
+// page on another site has no business reading it, so they get the same
+// rule. The UI's pages stay reachable by a cross-site link.
+func crossOrigin(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "":
+	case "same-origin", "none":
+		return false
+	default:
+		return true
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return false
+	}
+	u, err := url.Parse(origin)
+	return err != nil || u.Host != r.Host
 }
 
 // route serves a request. Requests no route matches get the mux's status

@@ -570,6 +570,52 @@ func FuzzServer_Decode(f *testing.F) {
 	})
 }
 
+// FuzzServer_Query sends arbitrary query strings to every GET endpoint:
+// the answer is JSON, never a redirect and never a 500 (bad parameters are
+// 400 with the reason).
+func FuzzServer_Query(f *testing.F) {
+	endpoints := []string{"/api/recall", "/api/probe", "/api/related", "/api/reason", "/api/facts", "/api/facts/1", "/api/facts/1/edges", "/api/stats"}
+	f.Add(uint8(0), "q=green+tea&limit=3")
+	f.Add(uint8(0), "q=%00&limit=-1&min_trust=2&category=")
+	f.Add(uint8(0), "q="+strings.Repeat("tea+", 5000))
+	f.Add(uint8(0), "q=tea&weights=fts:1e308,jaccard:1e308")
+	f.Add(uint8(1), "entity=Alice&limit=100000000")
+	f.Add(uint8(2), "entity=%ff%fe&limit=abc")
+	f.Add(uint8(3), "entity=Alice&entity=Bob&entity="+strings.Repeat("x", 300))
+	f.Add(uint8(4), "limit=2&offset=-5&category=general&tag=a&namespace=../x")
+	f.Add(uint8(5), "namespace=other")
+	f.Add(uint8(6), "limit=0")
+	f.Add(uint8(7), "namespace=%zz")
+	f.Add(uint8(0), "q=a&q=b;c=d&&=&")
+	mem, st := testutil.MustOpenMemory(f, retrieve.Options{})
+	h := web.NewServer(mem, st, web.Options{})
+	seed := httptest.NewRecorder()
+	h.ServeHTTP(seed, httptest.NewRequest("POST", "/api/facts", strings.NewReader(`{"content":"Alice drinks green tea with Bob"}`)))
+	f.Fuzz(func(t *testing.T, which uint8, query string) {
+		path := endpoints[int(which)%len(endpoints)]
+		req, err := http.NewRequest("GET", "http://127.0.0.1"+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The raw query as a client sends it: no escaping done for it.
+		if strings.ContainsAny(query, " #\x00\r\n\t") || len(query) > 64<<10 {
+			return
+		}
+		req.URL.RawQuery = query
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code >= 300 && rec.Code < 400 {
+			t.Fatalf("GET %s?%s: redirect %d", path, query, rec.Code)
+		}
+		if rec.Code >= 500 && rec.Code != http.StatusServiceUnavailable {
+			t.Fatalf("GET %s?%q: status %d: %s", path, query, rec.Code, rec.Body)
+		}
+		if !json.Valid(rec.Body.Bytes()) {
+			t.Fatalf("GET %s?%q: body is not JSON: %q", path, query, rec.Body)
+		}
+	})
+}
+
 var sinkResult holomem.Result
 
 // BenchmarkServer_Recall measures GET /api/recall over a loopback HTTP
@@ -589,25 +635,44 @@ func BenchmarkServer_Recall(b *testing.B) {
 
 func TestServer_BrowserAttacks(t *testing.T) {
 	e := newEnv(t, web.Options{})
+	e.remember("Alice drinks green tea")
+	host := strings.TrimPrefix(e.ts.URL, "http://")
+	// A cross-site GET is refused like a cross-site POST: a recall answers
+	// with the memory and counts retrievals (issue 13).
+	const recallGet = "/api/recall?q=green+tea"
 	tests := []struct {
 		name, method string
+		path         string // "" means /api/facts
 		hdr          []string
 		host         string
 		status       int
 	}{
-		{"CrossSitePost", "POST", []string{"Sec-Fetch-Site", "cross-site"}, "", 403},
-		{"ForeignOriginPost", "POST", []string{"Origin", "http://evil.example"}, "", 403},
-		{"SameOriginPost", "POST", []string{"Sec-Fetch-Site", "same-origin"}, "", 201},
-		{"CrossSiteGet", "GET", []string{"Sec-Fetch-Site", "cross-site"}, "", 200},
-		{"DNSRebinding", "GET", nil, "evil.example", 403},
-		{"LocalhostHost", "GET", nil, "localhost", 200},
+		{"CrossSitePost", "POST", "", []string{"Sec-Fetch-Site", "cross-site"}, "", 403},
+		{"ForeignOriginPost", "POST", "", []string{"Origin", "http://evil.example"}, "", 403},
+		{"SameOriginPost", "POST", "", []string{"Sec-Fetch-Site", "same-origin"}, "", 201},
+		{"CrossSiteGet", "GET", "", []string{"Sec-Fetch-Site", "cross-site"}, "", 403},
+		{"CrossSiteRecallGet", "GET", recallGet, []string{"Sec-Fetch-Site", "cross-site"}, "", 403},
+		{"SameSiteRecallGet", "GET", recallGet, []string{"Sec-Fetch-Site", "same-site"}, "", 403},
+		{"ForeignOriginRecallGet", "GET", recallGet, []string{"Origin", "http://evil.example"}, "", 403},
+		{"CrossSiteRecallHead", "HEAD", recallGet, []string{"Sec-Fetch-Site", "cross-site"}, "", 403},
+		{"CrossSiteMCPGet", "GET", "/mcp", []string{"Sec-Fetch-Site", "cross-site"}, "", 403},
+		{"SameOriginRecallGet", "GET", recallGet, []string{"Sec-Fetch-Site", "same-origin"}, "", 200},
+		{"OwnOriginRecallGet", "GET", recallGet, []string{"Origin", "http://" + host}, "", 200},
+		{"TypedURLRecallGet", "GET", recallGet, []string{"Sec-Fetch-Site", "none"}, "", 200},
+		{"ProgramRecallGet", "GET", recallGet, nil, "", 200},
+		{"CrossSiteLinkToUI", "GET", "/", []string{"Sec-Fetch-Site", "cross-site"}, "", 200},
+		{"DNSRebinding", "GET", "", nil, "evil.example", 403},
+		{"LocalhostHost", "GET", "", nil, "localhost", 200},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			path, body := "/api/facts", fmt.Sprintf(`{"content":"note %d"}`, i)
+			if tc.path != "" {
+				path = tc.path
+			}
 			req, _ := http.NewRequest(tc.method, e.ts.URL+path, strings.NewReader(body))
-			if tc.method == "GET" {
-				req, _ = http.NewRequest("GET", e.ts.URL+path, nil)
+			if tc.method != "POST" {
+				req, _ = http.NewRequest(tc.method, e.ts.URL+path, nil)
 			}
 			for j := 0; j+1 < len(tc.hdr); j += 2 {
 				req.Header.Set(tc.hdr[j], tc.hdr[j+1])
@@ -624,7 +689,7 @@ func TestServer_BrowserAttacks(t *testing.T) {
 			if resp.StatusCode != tc.status {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, b)
 			}
-			if tc.status == 403 && !strings.Contains(string(b), `"forbidden"`) {
+			if tc.status == 403 && tc.method != "HEAD" && !strings.Contains(string(b), `"forbidden"`) {
 				t.Errorf("403 body %s", b)
 			}
 		})

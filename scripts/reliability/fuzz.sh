@@ -3,19 +3,23 @@
 # HTTP bodies and the web forms, MCP lines and tool arguments, the importers, the model
 # parsers, the vector decoders, full-text queries. .ci/run calls it; a
 # longer run: FUZZTIME=5m bash scripts/reliability/fuzz.sh
-# A failure leaves its input under the package's testdata/fuzz/: commit it
-# with the fix, it becomes part of the seed corpus.
+# Each target has a committed seed corpus in its package's
+# testdata/fuzz/FuzzXxx/ (inputs a short fuzzing run found interesting), run
+# by plain `go test` too. A failure leaves its input there: commit it with
+# the fix, it becomes part of the seed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 FUZZTIME="${FUZZTIME:-20s}"
 targets=(
   "./web/ FuzzServer_Decode"
+  "./web/ FuzzServer_Query"
   "./web/ FuzzUI_Forms"
   "./mcpserver/ FuzzGuardLines"
   "./mcpserver/ FuzzToolArguments"
   "./importer/ FuzzJSONL"
   "./importer/ FuzzGitHub"
   "./importer/ FuzzMarkdownNote"
+  "./importer/ FuzzGitLog"
   "./embed/ FuzzReadSafetensorsHeader"
   "./embed/ FuzzReadConfig"
   "./spm/ FuzzFromModelProto"
