@@ -36,6 +36,10 @@ type wtx struct {
 	// fts holds the full-text rows of the facts created in this
 	// transaction until flushFTS writes them (see migration 0007).
 	fts []ftsRow
+	// terms holds, per namespace and term key, the facts of this
+	// transaction that had the term as a recurring candidate without
+	// linking it (termFacts reads committed facts only).
+	terms map[entityCacheKey][]int64
 }
 
 // ftsRow is one row of facts_fts: the indexed text of content and tags
