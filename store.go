@@ -342,6 +342,12 @@ type InjectionStats struct {
 // were none). Backfill runs it over the store when entity extraction
 // changed (lower-case terms, Russian name keys), so old facts get what
 // new ones get.
+// MetaEntityFingerprint is the meta key holding the text.EntityFingerprint
+// a store's entities were derived with. Stores set it when they create a
+// database (no fact was derived otherwise); backfill sets it after deriving
+// every fact's entities again, and does nothing while it matches.
+const MetaEntityFingerprint = "entities.fingerprint"
+
 type EntityRelinker interface {
 	RelinkEntities(ctx context.Context, afterID int64, limit int) (lastID int64, err error)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/text"
 )
 
 //go:embed migration/*.sql
@@ -304,6 +305,13 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		if _, err := tx.Exec(ctx, "UPDATE holomem_schema SET version = $1", m.version); err != nil {
 			return fmt.Errorf("migrate: %s: %w", m.name, err)
+		}
+	}
+	if version == 0 {
+		// A new schema: its entities will all be derived by this version.
+		if _, err := tx.Exec(ctx, "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+			holomem.MetaEntityFingerprint, text.EntityFingerprint()); err != nil {
+			return fmt.Errorf("migrate: %w", err)
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {

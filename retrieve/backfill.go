@@ -25,7 +25,7 @@ const (
 // entities were last derived with, and the last fact id an interrupted
 // derivation reached.
 const (
-	metaEntityFingerprint = "entities.fingerprint"
+	metaEntityFingerprint = holomem.MetaEntityFingerprint
 	metaEntityRelinkAfter = "entities.relink_after"
 )
 

@@ -11,8 +11,9 @@ import (
 	"github.com/holomem/holomem/retrieve"
 )
 
-// TestBackfill_entities: backfill derives entities again once, reporting
-// progress under "entities", and not again while extraction is unchanged.
+// TestBackfill_entities: backfill derives entities again once after an
+// upgrade, reporting progress under "entities", and not again while
+// extraction is unchanged; a new store needs none.
 func TestBackfill_entities(t *testing.T) {
 	ctx := t.Context()
 	m, s := testutil.MustOpenMemory(t, retrieve.Options{})
@@ -34,8 +35,16 @@ func TestBackfill_entities(t *testing.T) {
 		}
 		return calls
 	}
+	// A new store's entities are current: nothing to derive again.
+	if n := run(); n != 0 {
+		t.Errorf("backfill of a new store relinked (%d progress calls)", n)
+	}
+	// A store whose entities an older version derived.
+	if err := s.SetMeta(ctx, holomem.MetaEntityFingerprint, "older"); err != nil {
+		t.Fatal(err)
+	}
 	if n := run(); n == 0 {
-		t.Error("first backfill reported no entity progress")
+		t.Error("backfill after an upgrade reported no entity progress")
 	}
 	if n := run(); n != 0 {
 		t.Errorf("second backfill relinked again (%d progress calls)", n)

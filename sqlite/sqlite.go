@@ -24,6 +24,7 @@ import (
 	msqlite "modernc.org/sqlite"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/text"
 )
 
 //go:embed migration/*.sql
@@ -532,6 +533,13 @@ func (s *Store) migrate(ctx context.Context) error {
 	for _, m := range ms {
 		if err := s.applyMigration(ctx, m); err != nil {
 			return err
+		}
+	}
+	if version == 0 {
+		// A new database: its entities will all be derived by this version.
+		if _, err := s.wdb.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
+			holomem.MetaEntityFingerprint, text.EntityFingerprint()); err != nil {
+			return fmt.Errorf("migrate: %w", err)
 		}
 	}
 	return nil
