@@ -38,7 +38,7 @@
 // and a pure-Go fallback elsewhere; all are tested against the reference,
 // and the AVX-512 set gives the AVX2 set's results bit for bit. The weight
 // matrices are packed at load into panels of 16 output columns; the
-// kernel keeps a tile of up to 6 tokens x 16 outputs (AVX-512: 6 x 32,
+// kernel keeps a tile of up to 6 tokens x 16 outputs (AVX-512: 12 x 32,
 // two panels) in registers and walks the panel once (broadcast-FMA, no
 // horizontal sums). Bias, GELU and the residual add are applied to each
 // tile as it leaves the kernel. Attention is fused per head and per block

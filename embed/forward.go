@@ -70,7 +70,7 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 		m.matmul(q, x, N, l.q, epStore)
 		m.matmul(k, x, N, l.k, epStore)
 		m.matmul(v, x, N, l.v, epStore)
-		m.attention(ctxv, q, k, v, offs)
+		m.attention(sc, ctxv, q, k, v, offs)
 		// x += ctx Wo^T + bo, then LayerNorm: the residual is added in the
 		// product's epilogue.
 		m.matmul(x, ctxv, N, l.o, epAdd)
@@ -92,6 +92,7 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 // that.
 type fwdScratch struct {
 	x, q, k, v, ctx, inter []float32
+	attn                   []attnScratch // one per attention goroutine
 }
 
 // matmul computes dst[t] (op) x[t] W^T + b for the rows t < rows.
@@ -101,7 +102,7 @@ func (m *model) matmul(dst, x []float32, rows int, l linear, ep epilogue) {
 
 // attention computes multi-head self-attention of every sequence over its
 // own tokens: dst = softmax(q k^T / sqrt(dh)) v, head by head.
-func (m *model) attention(dst, q, k, v []float32, offs []int) {
+func (m *model) attention(fs *fwdScratch, dst, q, k, v []float32, offs []int) {
 	H, nh := m.cfg.HiddenSize, m.cfg.NumHeads
 	type job struct{ seq, head int }
 	var jobs []job
@@ -110,21 +111,24 @@ func (m *model) attention(dst, q, k, v []float32, offs []int) {
 			jobs = append(jobs, job{s, h})
 		}
 	}
-	run := func(lo, hi int) {
-		var sc attnScratch
+	nt := min(m.threads, len(jobs))
+	if len(fs.attn) < max(nt, 1) {
+		fs.attn = make([]attnScratch, max(nt, 1))
+	}
+	run := func(t, lo, hi int) {
+		sc := &fs.attn[t]
 		for _, j := range jobs[lo:hi] {
-			attendHead(m.k, &sc, dst, q, k, v, offs[j.seq], offs[j.seq+1]-offs[j.seq], j.head, H, H/nh)
+			attendHead(m.k, sc, dst, q, k, v, offs[j.seq], offs[j.seq+1]-offs[j.seq], j.head, H, H/nh)
 		}
 	}
-	nt := min(m.threads, len(jobs))
 	if nt <= 1 || (offs[len(offs)-1] < 32 && len(offs) == 2) {
-		run(0, len(jobs))
+		run(0, 0, len(jobs))
 		return
 	}
 	var wg sync.WaitGroup
 	for t := range nt {
 		lo, hi := len(jobs)*t/nt, len(jobs)*(t+1)/nt
-		wg.Go(func() { run(lo, hi) })
+		wg.Go(func() { run(t, lo, hi) })
 	}
 	wg.Wait()
 }

@@ -125,6 +125,10 @@ func gemmPanels(k *kernels, dst []float32, ldd int, x []float32, ldx, rows, in i
 	if p1*tileN > out {
 		full = p1 - 1 // the last panel is partial
 	}
+	tm := tileM // rows per tile
+	if k.gemmTile2 != nil {
+		tm = k.rows2
+	}
 	for m0 := 0; m0 < rows; m0 += blockM {
 		m1 := min(rows, m0+blockM)
 		for pb := p0; pb < full; pb += blockN {
@@ -136,8 +140,8 @@ func gemmPanels(k *kernels, dst []float32, ldd int, x []float32, ldx, rows, in i
 				// last.
 				acc := ep == epAdd || kb > 0
 				last := kb+kc == in
-				for t := m0; t < m1; t += tileM {
-					mr := min(tileM, m1-t)
+				for t := m0; t < m1; t += tm {
+					mr := min(tm, m1-t)
 					a := x[t*ldx+kb:]
 					for pi := pb; pi < pe; {
 						// Two panels at a time where the kernel set can.
@@ -155,7 +159,9 @@ func gemmPanels(k *kernels, dst []float32, ldd int, x []float32, ldx, rows, in i
 						if np == 2 {
 							k.gemmTile2(a, ldx, b, in*tileN, kc, c, ldd, bb, acc, mr)
 						} else {
-							k.gemmTile(a, ldx, b, kc, c, ldd, bb, acc, mr)
+							for r := 0; r < mr; r += tileM {
+								k.gemmTile(a[r*ldx:], ldx, b, kc, c[r*ldd:], ldd, bb, acc, min(tileM, mr-r))
+							}
 						}
 						if last {
 							finishTile(k, c, ldd, mr, np*tileN, ep)

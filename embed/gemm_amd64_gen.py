@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the GEMM tile kernels of gemm_kernel_amd64.s: gemmTileAVX2 and
-gemmTileAVX512 (mr x 16 from one panel) and gemmTile2AVX512 (mr x 32 from two
-panels), one register-tiled loop per row count mr = 1..6, and
+gemmTileAVX512 (mr x 16 from one panel, one loop per row count mr = 1..6)
+and gemmTile12AVX512 (mr x 32 from two panels, mr = 1..12), and
 packPanelAVX2, which packs weights into panels
 (run: python3 gemm_amd64_gen.py > gemm_kernel_amd64.s)."""
 
@@ -115,32 +115,21 @@ for mr in range(6, 0, -1):
     w("\tRET")
 
 
-# AVX-512: the same tile of mr x 16 (one ZMM per row), and a tile of
-# mr x 32 over two panels (two ZMM per row, each broadcast used twice).
-# Both add the products in the same order as the AVX2 kernel (one FMA per
-# step of k), so their results equal its results bit for bit.
-def avx512(name, panels):
+# AVX-512: the tile of mr x 16 with one ZMM per row (attention, odd
+# panels). It and avx512wide add the products in the same order as the AVX2
+# kernel (one FMA per step of k), so their results equal its bit for bit.
+def avx512(name):
+    panels = 1
     w("")
-    if panels == 1:
-        w(f"// func {name}(a *float32, lda int, b *float32, kk int, c *float32, ldc int, bias *float32, acc int, mr int)")
-        w("// gemmTileAVX2 with one ZMM per row: c[r*ldc+j] (+)= sum_k a[r*lda+k]*b[k*16+j]")
-        w("// + bias[j] for r < mr, j < 16 (1 <= mr <= 6).")
-        w(f"TEXT ·{name}(SB), NOSPLIT, $0-72")
-    else:
-        w(f"// func {name}(a *float32, lda int, b *float32, pstride int, kk int, c *float32, ldc int, bias *float32, acc int, mr int)")
-        w("// Two adjacent panels at once: c[r*ldc+j] (+)= sum_k a[r*lda+k]*B[k][j] + bias[j]")
-        w("// for r < mr (1 <= mr <= 6), j < 32, where columns 0-15 come from the panel")
-        w("// at b and 16-31 from the panel pstride floats further.")
-        w(f"TEXT ·{name}(SB), NOSPLIT, $0-80")
+    w(f"// func {name}(a *float32, lda int, b *float32, kk int, c *float32, ldc int, bias *float32, acc int, mr int)")
+    w("// gemmTileAVX2 with one ZMM per row: c[r*ldc+j] (+)= sum_k a[r*lda+k]*b[k*16+j]")
+    w("// + bias[j] for r < mr, j < 16 (1 <= mr <= 6).")
+    w(f"TEXT ·{name}(SB), NOSPLIT, $0-72")
     w("\tMOVQ a+0(FP), SI")
     w("\tMOVQ lda+8(FP), R8")
     w("\tSHLQ $2, R8")
     w("\tMOVQ b+16(FP), DI")
     o = 24
-    if panels == 2:
-        w("\tMOVQ pstride+24(FP), BX")
-        w("\tSHLQ $2, BX")
-        o = 32
     w(f"\tMOVQ kk+{o}(FP), CX")
     w(f"\tMOVQ c+{o+8}(FP), DX")
     w(f"\tMOVQ ldc+{o+16}(FP), R9")
@@ -164,8 +153,6 @@ def avx512(name, panels):
                 w(f"\tVPXORD {z}, {z}, {z}")
         def body(k):
             w(f"\tVMOVUPS {off('(DI)', 64 * k)}, Z12")
-            if panels == 2:
-                w(f"\tVMOVUPS {off('(DI)(BX*1)', 64 * k)}, Z13")
             for r in range(mr):
                 bc = 14 + r
                 w(f"\tVBROADCASTSS {off(ROWS[r], 4 * k)}, Z{bc}")
@@ -220,8 +207,123 @@ def avx512(name, panels):
         w("\tRET")
 
 
-avx512("gemmTileAVX512", 1)
-avx512("gemmTile2AVX512", 2)
+avx512("gemmTileAVX512")
+
+# AVX-512, up to 12 rows by 32 columns (two panels): 24 accumulators, so
+# each step of k is two weight loads and mr broadcasts for 2*mr FMAs. Rows
+# 9-11 of a use DX as their base during the loop; c and ldc are read again
+# after it.
+ROWS12 = ["(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(R12)", "(R12)(R8*1)", "(R12)(R8*2)",
+          "(R13)", "(R13)(R8*1)", "(R13)(R8*2)", "(DX)", "(DX)(R8*1)", "(DX)(R8*2)"]
+CROWS12 = ["(DX)", "(DX)(R9*1)", "(DX)(R9*2)", "(R13)", "(R13)(R9*1)", "(R13)(R9*2)",
+           "(R12)", "(R12)(R9*1)", "(R12)(R9*2)", "(SI)", "(SI)(R9*1)", "(SI)(R9*2)"]
+
+
+def avx512wide(name):
+    w("")
+    w(f"// func {name}(a *float32, lda int, b *float32, pstride int, kk int, c *float32, ldc int, bias *float32, acc int, mr int)")
+    w("// Two adjacent panels at once: c[r*ldc+j] (+)= sum_k a[r*lda+k]*B[k][j] + bias[j]")
+    w("// for r < mr (1 <= mr <= 12), j < 32, where columns 0-15 come from the panel")
+    w("// at b and 16-31 from the panel pstride floats further.")
+    w(f"TEXT ·{name}(SB), NOSPLIT, $0-80")
+    for l in """MOVQ a+0(FP), SI
+MOVQ lda+8(FP), R8
+SHLQ $2, R8
+MOVQ b+16(FP), DI
+MOVQ pstride+24(FP), BX
+SHLQ $2, BX
+MOVQ kk+32(FP), CX
+MOVQ bias+56(FP), R10
+MOVQ acc+64(FP), R11
+MOVQ mr+72(FP), AX
+LEAQ (SI)(R8*2), R12
+ADDQ R8, R12
+LEAQ (R12)(R8*2), R13
+ADDQ R8, R13
+LEAQ (R13)(R8*2), DX
+ADDQ R8, DX""".split("\n"):
+        w("\t" + l)
+    for mr in range(11, 0, -1):
+        w(f"\tCMPQ AX, ${mr}")
+        w(f"\tJEQ  w{mr}")
+    for mr in range(12, 0, -1):
+        L = f"w{mr}"
+        acc = lambda r, p: f"Z{2 * r + p}"
+        w("")
+        w(f"{L}:")
+        for r in range(mr):
+            for p in range(2):
+                w(f"\tVPXORD {acc(r, p)}, {acc(r, p)}, {acc(r, p)}")
+        def body(k):
+            w(f"\tVMOVUPS {off('(DI)', 64 * k)}, Z24")
+            w(f"\tVMOVUPS {off('(DI)(BX*1)', 64 * k)}, Z25")
+            for r in range(mr):
+                bc = 26 + r % 6
+                w(f"\tVBROADCASTSS {off(ROWS12[r], 4 * k)}, Z{bc}")
+                for p in range(2):
+                    w(f"\tVFMADD231PS Z{24 + p}, Z{bc}, {acc(r, p)}")
+        w(f"\tCMPQ CX, ${UNROLL}")
+        w(f"\tJLT  {L}tail")
+        w("")
+        w(f"{L}loop:")
+        for k in range(UNROLL):
+            body(k)
+        w(f"\tADDQ ${64 * UNROLL}, DI")
+        for r in ["SI", "R12", "R13", "DX"]:
+            w(f"\tADDQ ${4 * UNROLL}, {r}")
+        w(f"\tSUBQ ${UNROLL}, CX")
+        w(f"\tCMPQ CX, ${UNROLL}")
+        w(f"\tJGE  {L}loop")
+        w("")
+        w(f"{L}tail:")
+        w("\tTESTQ CX, CX")
+        w(f"\tJZ    {L}done")
+        w("")
+        w(f"{L}one:")
+        body(0)
+        w("\tADDQ $64, DI")
+        for r in ["SI", "R12", "R13", "DX"]:
+            w(f"\tADDQ $4, {r}")
+        w("\tDECQ CX")
+        w(f"\tJNZ  {L}one")
+        w("")
+        w(f"{L}done:")
+        for l in """MOVQ c+40(FP), DX
+MOVQ ldc+48(FP), R9
+SHLQ $2, R9
+LEAQ (DX)(R9*2), R13
+ADDQ R9, R13
+LEAQ (R13)(R9*2), R12
+ADDQ R9, R12
+LEAQ (R12)(R9*2), SI
+ADDQ R9, SI""".split("\n"):
+            w("\t" + l)
+        w("\tTESTQ R10, R10")
+        w(f"\tJZ    {L}nobias")
+        w("\tVMOVUPS (R10), Z24")
+        w("\tVMOVUPS 64(R10), Z25")
+        for r in range(mr):
+            for p in range(2):
+                w(f"\tVADDPS Z{24 + p}, {acc(r, p)}, {acc(r, p)}")
+        w("")
+        w(f"{L}nobias:")
+        w("\tTESTQ R11, R11")
+        w(f"\tJZ    {L}store")
+        for r in range(mr):
+            for p in range(2):
+                w(f"\tVADDPS {off(CROWS12[r], 64 * p)}, {acc(r, p)}, {acc(r, p)}")
+        w("")
+        w(f"{L}store:")
+        for r in range(mr):
+            for p in range(2):
+                w(f"\tVMOVUPS {acc(r, p)}, {off(CROWS12[r], 64 * p)}")
+        w("\tVZEROUPPER")
+        w("\tRET")
+
+
+avx512wide("gemmTile12AVX512")
+
+
 # Weight packing: 16 rows of in floats into a panel [k][16], 8 columns at a
 # time as two 8x8 transposes in registers (unpack, shuffle, permute).
 def pack():

@@ -14,8 +14,10 @@ type kernels struct {
 	gemmTile func(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, acc bool, mr int)
 	// gemmTile2, when not nil, is gemmTile over two panels at once, the
 	// second pstride floats after the first: 2*tileN columns of c and of
-	// bias. Wider tiles reuse each broadcast input twice.
+	// bias, and up to rows2 rows. Wider tiles reuse each broadcast input
+	// twice, taller ones each weight load.
 	gemmTile2 func(a []float32, lda int, b []float32, pstride, kk int, c []float32, ldc int, bias []float32, acc bool, mr int)
+	rows2     int
 	// exp sets x[i] = exp(x[i]*scale - sub) and returns the sum of the
 	// new x[i].
 	exp func(x []float32, scale, sub float32) float32

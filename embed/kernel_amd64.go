@@ -41,7 +41,7 @@ var simdKernels = func() []*kernels {
 	avx2 := &kernels{
 		name: "avx2",
 		gemmTile: func(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, acc bool, mr int) {
-			if !tileArgsOK(a, lda, b, kk, c, ldc, bias, mr, tileN) {
+			if !tileArgsOK(a, lda, b, kk, c, ldc, bias, mr, tileN, tileM) {
 				gemmTileGo(a, lda, b, kk, c, ldc, bias, acc, mr)
 				return
 			}
@@ -57,19 +57,18 @@ var simdKernels = func() []*kernels {
 	avx512 := &kernels{
 		name: "avx512",
 		gemmTile: func(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, acc bool, mr int) {
-			if !tileArgsOK(a, lda, b, kk, c, ldc, bias, mr, tileN) {
+			if !tileArgsOK(a, lda, b, kk, c, ldc, bias, mr, tileN, tileM) {
 				gemmTileGo(a, lda, b, kk, c, ldc, bias, acc, mr)
 				return
 			}
 			gemmTileAVX512(&a[0], lda, &b[0], kk, &c[0], ldc, biasPtr(bias), b2i(acc), mr)
 		},
+		rows2: 2 * tileM,
 		gemmTile2: func(a []float32, lda int, b []float32, pstride, kk int, c []float32, ldc int, bias []float32, acc bool, mr int) {
-			if pstride < kk*tileN || len(b) < pstride+kk*tileN || !tileArgsOK(a, lda, b, kk, c, ldc, bias, mr, 2*tileN) {
-				gemmTileGo(a, lda, b, kk, c, ldc, bias, acc, mr)
-				gemmTileGo(a, lda, b[pstride:], kk, c[tileN:], ldc, tail(bias, tileN), acc, mr)
-				return
+			if pstride < kk*tileN || len(b) < pstride+kk*tileN || !tileArgsOK(a, lda, b, kk, c, ldc, bias, mr, 2*tileN, 2*tileM) {
+				panic("embed: gemmTile2 arguments out of range")
 			}
-			gemmTile2AVX512(&a[0], lda, &b[0], pstride, kk, &c[0], ldc, biasPtr(bias), b2i(acc), mr)
+			gemmTile12AVX512(&a[0], lda, &b[0], pstride, kk, &c[0], ldc, biasPtr(bias), b2i(acc), mr)
 		},
 		exp:  exp,
 		max:  maxf,
@@ -92,9 +91,9 @@ func packPanelSIMD(panel, rows []float32, in int) int {
 // tileArgsOK checks once per tile what the assembly kernels would otherwise
 // read or write out of bounds (they have no checks of their own): mr rows
 // of kk inputs, kk steps of one panel, mr rows of width columns of c and
-// of bias.
-func tileArgsOK(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, mr, width int) bool {
-	if kk <= 0 || mr < 1 || mr > tileM {
+// of bias (maxRows at most).
+func tileArgsOK(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, mr, width, maxRows int) bool {
+	if kk <= 0 || mr < 1 || mr > maxRows {
 		return false
 	}
 	return len(a) >= (mr-1)*lda+kk && len(b) >= kk*tileN && len(c) >= (mr-1)*ldc+width && (bias == nil || len(bias) >= width)
@@ -129,7 +128,7 @@ func gemmTileAVX2(a *float32, lda int, b *float32, kk int, c *float32, ldc int, 
 func gemmTileAVX512(a *float32, lda int, b *float32, kk int, c *float32, ldc int, bias *float32, acc int, mr int)
 
 //go:noescape
-func gemmTile2AVX512(a *float32, lda int, b *float32, pstride int, kk int, c *float32, ldc int, bias *float32, acc int, mr int)
+func gemmTile12AVX512(a *float32, lda int, b *float32, pstride int, kk int, c *float32, ldc int, bias *float32, acc int, mr int)
 
 //go:noescape
 func packPanelAVX2(dst *float32, src *float32, in int, kk int)

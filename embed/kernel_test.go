@@ -15,6 +15,7 @@ func TestGEMM(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, sh := range []struct{ rows, in, out int }{
 		{1, 1, 1}, {1, 8, 16}, {2, 5, 20}, {3, 9, 17}, {5, 7, 3}, {6, 64, 16}, {7, 13, 33}, {10, 100, 100}, {13, 48, 160}, {20, 300, 40}, {100, 30, 40},
+		{13, 24, 16}, {20, 30, 48}, {25, 17, 80},
 	} {
 		w := randSlice(rng, sh.out*sh.in)
 		p := make([]float32, packedLen(sh.out, sh.in))
