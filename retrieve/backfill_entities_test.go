@@ -96,3 +96,39 @@ func TestProbe_lowercaseTerms(t *testing.T) {
 		t.Errorf("probe Алексей = %v; want %d first", got, c.ID)
 	}
 }
+
+// TestDiagnose_staleEntities: doctor tells to run backfill while the
+// entities were derived by an older version, and not after.
+func TestDiagnose_staleEntities(t *testing.T) {
+	ctx := t.Context()
+	m, s := testutil.MustOpenMemory(t, retrieve.Options{})
+	remember(t, m, "We deployed nginx with Ansible")
+	has := func() bool {
+		t.Helper()
+		d, err := m.Diagnose(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range d.Findings {
+			if f.Check == "entities" {
+				return true
+			}
+		}
+		return false
+	}
+	if has() {
+		t.Error("a new store is reported as having stale entities")
+	}
+	if err := s.SetMeta(ctx, holomem.MetaEntityFingerprint, "older"); err != nil {
+		t.Fatal(err)
+	}
+	if !has() {
+		t.Error("stale entities not reported")
+	}
+	if _, err := m.Backfill(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if has() {
+		t.Error("stale entities still reported after backfill")
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/anchor"
+	"github.com/holomem/holomem/text"
 )
 
 // Diagnose implements [holomem.Memory.Diagnose]: every check doctor runs,
@@ -27,6 +28,11 @@ func (m *Memory) Diagnose(ctx context.Context) (*holomem.Diagnosis, error) {
 	}
 	if st.WithoutHRR > 0 {
 		addFinding(d, "hrr", "", "%d facts have no HRR vector: run `holomem backfill`", st.WithoutHRR)
+	}
+	if _, ok := m.store.(holomem.EntityRelinker); ok && st.Facts > 0 {
+		if got, err := m.store.Meta(ctx, holomem.MetaEntityFingerprint); err != nil || got != text.EntityFingerprint() {
+			addFinding(d, "entities", "", "entities were derived by an older holomem (lower-case names such as nginx and Russian name forms are missing): run `holomem backfill`")
+		}
 	}
 	for _, ea := range st.EdgeActivity {
 		if ea.Stalled {
