@@ -183,13 +183,24 @@ func attendHead(kn *kernels, sc *attnScratch, dst, q, k, v []float32, off, L, h,
 			clear(pr[nr:])
 		}
 	}
-	sc.s = grow(sc.s, tileM*Lp)
+	// Query rows per block: the rows of the kernel set's widest tile.
+	tm := tileM
+	if kn.gemmTile2 != nil {
+		tm = kn.rows2
+	}
+	sc.s = grow(sc.s, tm*Lp)
 	scale := float32(1 / math.Sqrt(float64(dh)))
-	for i := 0; i < L; i += tileM {
-		mr := min(tileM, L-i)
+	for i := 0; i < L; i += tm {
+		mr := min(tm, L-i)
 		a := q[(off+i)*H+h*dh:]
-		for p := 0; p < Lp; p += tileN {
-			kn.gemmTile(a, H, sc.kp[p*dh:(p+tileN)*dh], dh, sc.s[p:], Lp, nil, false, mr)
+		for p := 0; p < Lp; {
+			if kn.gemmTile2 != nil && p+tileN < Lp {
+				kn.gemmTile2(a, H, sc.kp[p*dh:(p+2*tileN)*dh], dh*tileN, dh, sc.s[p:], Lp, nil, false, mr)
+				p += 2 * tileN
+				continue
+			}
+			tileRows(kn, a, H, sc.kp[p*dh:(p+tileN)*dh], dh, sc.s[p:], Lp, mr)
+			p += tileN
 		}
 		for r := range mr {
 			row := sc.s[r*Lp : r*Lp+L]
@@ -199,17 +210,36 @@ func attendHead(kn *kernels, sc *attnScratch, dst, q, k, v []float32, off, L, h,
 				row[j] *= inv
 			}
 		}
-		for p := 0; p < dp; p += tileN {
-			vp := sc.vp[p*L : (p+tileN)*L]
-			if nr := dh - p; nr < tileN {
-				kn.gemmTile(sc.s, Lp, vp, L, sc.ct[:], tileN, nil, false, mr)
-				for r := range mr {
-					copy(dst[(off+i+r)*H+h*dh+p:][:nr], sc.ct[r*tileN:])
-				}
+		for p := 0; p < dp; {
+			out := dst[(off+i)*H+h*dh+p:]
+			if kn.gemmTile2 != nil && p+2*tileN <= dh {
+				kn.gemmTile2(sc.s, Lp, sc.vp[p*L:(p+2*tileN)*L], L*tileN, L, out, H, nil, false, mr)
+				p += 2 * tileN
 				continue
 			}
-			kn.gemmTile(sc.s, Lp, vp, L, dst[(off+i)*H+h*dh+p:], H, nil, false, mr)
+			vp := sc.vp[p*L : (p+tileN)*L]
+			if nr := dh - p; nr < tileN {
+				// A partial panel goes through a scratch tile, so that the
+				// columns past dh (the next head's) stay intact.
+				for r0 := 0; r0 < mr; r0 += tileM {
+					n := min(tileM, mr-r0)
+					kn.gemmTile(sc.s[r0*Lp:], Lp, vp, L, sc.ct[:], tileN, nil, false, n)
+					for r := range n {
+						copy(out[(r0+r)*H:][:nr], sc.ct[r*tileN:])
+					}
+				}
+			} else {
+				tileRows(kn, sc.s, Lp, vp, L, out, H, mr)
+			}
+			p += tileN
 		}
+	}
+}
+
+// tileRows runs gemmTile (store, no bias) over mr rows, tileM at a time.
+func tileRows(kn *kernels, a []float32, lda int, b []float32, kk int, c []float32, ldc, mr int) {
+	for r := 0; r < mr; r += tileM {
+		kn.gemmTile(a[r*lda:], lda, b, kk, c[r*ldc:], ldc, nil, false, min(tileM, mr-r))
 	}
 }
 

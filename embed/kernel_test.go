@@ -186,3 +186,58 @@ func randSlice(rng *rand.Rand, n int) []float32 {
 func close32(a, b float32, n int) bool {
 	return math.Abs(float64(a-b)) <= 1e-5*float64(n+1)
 }
+
+// TestAttendHead checks fused attention with every kernel set against a
+// float64 softmax(q k^T / sqrt(dh)) v, for head sizes with and without
+// whole pairs of panels and sequence lengths around the tile sizes; the
+// neighbouring heads' columns must stay untouched.
+func TestAttendHead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, dh := range []int{12, 16, 32, 48} {
+		for _, L := range []int{1, 5, 13, 17, 40} {
+			nh := 3
+			H := nh * dh
+			q, k, v := randSlice(rng, L*H), randSlice(rng, L*H), randSlice(rng, L*H)
+			for _, ks := range allKernels() {
+				dst := make([]float32, L*H)
+				for i := range dst {
+					dst[i] = -7
+				}
+				var sc attnScratch
+				const h = 1
+				attendHead(ks, &sc, dst, q, k, v, 0, L, h, H, dh)
+				for i := range L {
+					s := make([]float64, L)
+					var mx, sum float64 = math.Inf(-1), 0
+					for j := range L {
+						for d := range dh {
+							s[j] += float64(q[i*H+h*dh+d]) * float64(k[j*H+h*dh+d])
+						}
+						s[j] /= math.Sqrt(float64(dh))
+						mx = max(mx, s[j])
+					}
+					for j := range s {
+						s[j] = math.Exp(s[j] - mx)
+						sum += s[j]
+					}
+					for c := range H {
+						got := dst[i*H+c]
+						if c/dh != h {
+							if got != -7 {
+								t.Fatalf("%s dh %d L %d: row %d column %d of another head written: %g", ks.name, dh, L, i, c, got)
+							}
+							continue
+						}
+						var want float64
+						for j := range L {
+							want += s[j] / sum * float64(v[j*H+c])
+						}
+						if math.Abs(float64(got)-want) > 1e-5*(1+math.Abs(want)) {
+							t.Fatalf("%s dh %d L %d [%d][%d]: got %g, want %g", ks.name, dh, L, i, c, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
