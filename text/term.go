@@ -284,15 +284,25 @@ func (x *extractor) sentenceStart(i int) bool {
 	return true
 }
 
-// commonOpener reports whether a one-word capitalised phrase is a common
-// English word opening a sentence ("Kudos", "Previously", "Overall"), not
-// a name. A word that is also a capitalised name ("Mark", "Bill") stays.
+// commonOpener reports whether a one-word capitalised phrase opening a
+// sentence may be a common word rather than a name: an English word on the
+// common list ("Kudos", "Previously", "Overall"; one the list also spells
+// as a name, "Mark", "Bill", stays a name), or any Russian word, since
+// there is no Russian word list here ("Бэкапы", "Команда" open sentences
+// as often as "Маша" does). Such a word is an entity only where the
+// namespace already knows it.
 func (x *extractor) commonOpener(w word) bool {
 	tok := Normalize(x.s[w.start:w.end])
-	if scriptOf(tok) != scriptLatin || !x.sentenceStart(w.start) {
+	if !x.sentenceStart(w.start) {
 		return false
 	}
-	return isCommonWord(tok) && !isNameToo(tok)
+	switch scriptOf(tok) {
+	case scriptLatin:
+		return isCommonWord(tok) && !isNameToo(tok)
+	case scriptCyrillic:
+		return true
+	}
+	return false
 }
 
 // abbrevs end with a dot that does not end a sentence.
