@@ -47,13 +47,6 @@ const (
 	LIMIT ?`
 )
 
-// qFTSAverages reads FTS5's averages record (rowid 1 of the index's data
-// table), which starts with the number of indexed rows as an SQLite
-// varint: BM25's N in O(1), where count(*) reads a whole index (a
-// millisecond at 100k facts, on every recall). It is the N of the same
-// index the document frequencies come from.
-const qFTSAverages = "SELECT block FROM facts_fts_data WHERE id = 1"
-
 // qVocabDoc is the number of facts whose index holds a term.
 const qVocabDoc = "SELECT doc FROM facts_vocab WHERE term = ?"
 
@@ -264,29 +257,53 @@ func selectiveTerms(ctx context.Context, tx *sql.Tx, st *sql.Stmt, query, namesp
 
 // TermStats implements [holomem.TermStatser]: the number of indexed facts
 // and each term's document frequency from the fts5vocab table (index
-// terms are tokens and their Snowball stems, see text.IndexText).
+// terms are tokens and their Snowball stems, see text.IndexText). The
+// number of facts is read from FTS5's averages record (rowid 1 of the
+// index's data table), which starts with the number of indexed rows as an
+// SQLite varint: BM25's N in O(1) where count(*) reads a whole index (a
+// millisecond at 100k facts, on every recall), and the N of the same index
+// the document frequencies come from.
 func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, error) {
 	df := make([]int64, len(terms))
 	var docs int64
-	count, vocab := s.readStmt(ctx, qFTSAverages), s.readStmt(ctx, qVocabDoc)
+	q := termStatsSQL(len(terms))
+	var st *sql.Stmt
+	if len(terms) <= maxPreparedTermStats {
+		st = s.readStmt(ctx, q)
+	}
+	args := make([]any, len(terms))
+	for i, t := range terms {
+		args[i] = t
+	}
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		var avg []byte
-		err := txQueryRow(ctx, tx, count, qFTSAverages).Scan(&avg)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		rows, err := txQuery(ctx, tx, st, q, args...)
+		if err != nil {
 			return err
 		}
-		if n, ok := sqliteVarint(avg); ok {
-			docs = int64(n)
-		} else if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM facts").Scan(&docs); err != nil {
-			return err
-		}
-		// One lookup per term: fts5vocab answers "term = ?" from the index
-		// and would scan the whole vocabulary for IN.
-		for i, t := range terms {
-			err := txQueryRow(ctx, tx, vocab, qVocabDoc, t).Scan(&df[i])
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		defer rows.Close()
+		counted := false
+		for rows.Next() {
+			var i int
+			var v any
+			if err := rows.Scan(&i, &v); err != nil {
 				return err
 			}
+			switch v := v.(type) {
+			case []byte:
+				if n, ok := sqliteVarint(v); ok && i < 0 {
+					docs, counted = int64(n), true
+				}
+			case int64:
+				if i >= 0 && i < len(df) {
+					df[i] = v
+				}
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if !counted {
+			return tx.QueryRowContext(ctx, "SELECT count(*) FROM facts").Scan(&docs)
 		}
 		return nil
 	})
@@ -294,6 +311,25 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, 
 		return 0, nil, fmt.Errorf("term stats: %w", err)
 	}
 	return docs, df, nil
+}
+
+// maxPreparedTermStats is the most terms whose TermStats statement is kept
+// prepared (queries have a few content words; longer ones are parsed each
+// time rather than filling the statement cache).
+const maxPreparedTermStats = 8
+
+// termStatsSQL is one statement for TermStats: the averages record
+// (qFTSAverages) as row -1, then term i's document count as row i. Each
+// term is its own "term = ?" arm, which fts5vocab answers from the index
+// (it would scan the whole vocabulary for IN); one statement instead of one
+// per term saves a round trip through database/sql per word.
+func termStatsSQL(n int) string {
+	var b strings.Builder
+	b.WriteString("SELECT -1, block FROM facts_fts_data WHERE id = 1")
+	for i := range n {
+		fmt.Fprintf(&b, " UNION ALL SELECT %d, doc FROM facts_vocab WHERE term = ?", i)
+	}
+	return b.String()
 }
 
 // anyTermBudget bounds how many matches one any-term search ranks. FTS5's

@@ -29,6 +29,15 @@ func TestTermStats(t *testing.T) {
 	if docs != 3 || df[0] != 2 || df[1] != 1 || df[2] != 1 || df[3] != 0 {
 		t.Errorf("docs %d, df %v; want 3, [2 1 1 0]", docs, df)
 	}
+	// Past the prepared statements' size, and with a term twice.
+	many := []string{"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "nginx", "absent", "nginx"}
+	docs, df, err = s.TermStats(ctx, many)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if docs != 3 || len(df) != len(many) || df[8] != 2 || df[9] != 0 || df[10] != 2 {
+		t.Errorf("%d terms: docs %d, df %v; want 3, nginx 2, absent 0", len(many), docs, df)
+	}
 	// Any-term search ranks every fact with one of the words.
 	hits, err := s.SearchText(ctx, "", "nginx backups", 10, holomem.WithAnyTerm())
 	if err != nil || len(hits) != 3 {
