@@ -84,7 +84,7 @@ func Stem(tok string) string {
 // missed on most words and spent a fifth of its time in Snowball.
 const (
 	stemCacheSize = 1 << 15 // slots; a power of two
-	maxCachedStem = 64   // bytes; longer tokens are rare and not cached
+	maxCachedStem = 64      // bytes; longer tokens are rare and not cached
 )
 
 type stemEntry struct{ tok, stem string }
