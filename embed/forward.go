@@ -56,7 +56,7 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 			}
 		}
 	}
-	layerNormRows(x, H, m.embLN, cfg.LayerNormEps)
+	layerNormRows(m.k, x, H, m.embLN, cfg.LayerNormEps)
 
 	act := epGELU
 	if cfg.HiddenAct == "gelu_new" {
@@ -74,10 +74,10 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 		// x += ctx Wo^T + bo, then LayerNorm: the residual is added in the
 		// product's epilogue.
 		m.matmul(x, ctxv, N, l.o, epAdd)
-		layerNormRows(x, H, l.ln1, cfg.LayerNormEps)
+		layerNormRows(m.k, x, H, l.ln1, cfg.LayerNormEps)
 		m.matmul(inter, x, N, l.up, act)
 		m.matmul(x, inter, N, l.down, epAdd)
-		layerNormRows(x, H, l.ln2, cfg.LayerNormEps)
+		layerNormRows(m.k, x, H, l.ln2, cfg.LayerNormEps)
 	}
 	out := make([][]float32, len(seqs))
 	for i := range seqs {
@@ -244,9 +244,9 @@ func tileRows(kn *kernels, a []float32, lda int, b []float32, kk int, c []float3
 }
 
 // layerNormRows normalises each row of x in place.
-func layerNormRows(x []float32, H int, ln layerNorm, eps float64) {
+func layerNormRows(kn *kernels, x []float32, H int, ln layerNorm, eps float64) {
 	for r := 0; r < len(x); r += H {
-		normRow(x[r:r+H], ln, eps)
+		kn.norm(x[r:r+H], ln, eps)
 	}
 }
 

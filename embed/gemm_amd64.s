@@ -114,3 +114,80 @@ loope:
 	VZEROUPPER
 	MOVSS X7, ret+24(FP)
 	RET
+
+// func meanVarAVX2(x *float32, n int) (mean, m2 float64)
+// The mean of x[0:n] and the sum of squared deviations from it, both
+// accumulated in float64 (two passes); n is a positive multiple of 8.
+TEXT ·meanVarAVX2(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHLQ $2, CX
+	XORQ AX, AX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+
+loopmv1:
+	VCVTPS2PD (SI)(AX*1), Y2
+	VCVTPS2PD 16(SI)(AX*1), Y3
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT  loopmv1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	MOVQ n+8(FP), DX
+	VCVTSI2SDQ DX, X5, X5
+	VDIVSD X5, X0, X0
+	VMOVSD X0, mean+16(FP)
+	VBROADCASTSD X0, Y4
+	XORQ AX, AX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+
+loopmv2:
+	VCVTPS2PD (SI)(AX*1), Y2
+	VCVTPS2PD 16(SI)(AX*1), Y3
+	VSUBPD Y4, Y2, Y2
+	VSUBPD Y4, Y3, Y3
+	VFMADD231PD Y2, Y2, Y0
+	VFMADD231PD Y3, Y3, Y1
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT  loopmv2
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, m2+24(FP)
+	VZEROUPPER
+	RET
+
+// func normApplyAVX2(x *float32, n int, gamma, beta *float32, mean, inv float32)
+// x[i] = (x[i]-mean)*inv*gamma[i] + beta[i]; n is a positive multiple of 8.
+TEXT ·normApplyAVX2(SB), NOSPLIT, $0-40
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHLQ $2, CX
+	MOVQ gamma+16(FP), DI
+	MOVQ beta+24(FP), DX
+	VBROADCASTSS mean+32(FP), Y4
+	VBROADCASTSS inv+36(FP), Y5
+	XORQ AX, AX
+
+loopna:
+	VMOVUPS (SI)(AX*1), Y0
+	VSUBPS Y4, Y0, Y0
+	VMULPS Y5, Y0, Y0
+	VMOVUPS (DX)(AX*1), Y1
+	VFMADD132PS (DI)(AX*1), Y1, Y0
+	VMOVUPS Y0, (SI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT  loopna
+	VZEROUPPER
+	RET

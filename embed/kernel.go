@@ -3,9 +3,11 @@ package embed
 // kernels are the inner loops of the forward pass. The SIMD sets are
 // written in Go assembly (AVX-512 and AVX2+FMA, amd64); the generic set is
 // plain Go and is used when the CPU lacks those features, on other
-// architectures, and when Options.NoSIMD asks for it. All compute the same
-// sums in the same order; the generic set differs only in rounding (FMA
-// against separate multiply and add) and in the last ulp of exp and erf.
+// architectures, and when Options.NoSIMD asks for it. The products add in
+// the same order in every set; the generic set differs in rounding (FMA
+// against separate multiply and add), in the last ulp of exp and erf, and
+// in the order of the softmax and LayerNorm sums (float64 either way for
+// LayerNorm).
 type kernels struct {
 	name string
 	// gemmTile sets c[r*ldc+j] = sum_k a[r*lda+k]*b[k*tileN+j] + bias[j]
@@ -23,6 +25,8 @@ type kernels struct {
 	exp func(x []float32, scale, sub float32) float32
 	// max returns the largest x[i] (x not empty, no NaN).
 	max func(x []float32) float32
+	// norm applies LayerNorm to one row in place (statistics in float64).
+	norm func(row []float32, ln layerNorm, eps float64)
 	// gelu applies the exact (erf) GELU in place.
 	gelu func(x []float32)
 }
@@ -32,6 +36,7 @@ var genericKernels = &kernels{
 	gemmTile: gemmTileGo,
 	exp:      expGo,
 	max:      maxGo,
+	norm:     normRow,
 	gelu:     gelu,
 }
 

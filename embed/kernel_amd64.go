@@ -2,7 +2,11 @@
 
 package embed
 
-import "golang.org/x/sys/cpu"
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
 
 // simdKernels are the assembly sets this CPU supports, fastest first:
 // AVX-512 (F) when the CPU and OS support it, then AVX2+FMA; empty when
@@ -38,6 +42,16 @@ var simdKernels = func() []*kernels {
 		}
 		gelu(x[n:])
 	}
+	norm := func(row []float32, ln layerNorm, eps float64) {
+		n := len(row)
+		if n%8 != 0 || len(ln.g) < n || len(ln.b) < n {
+			normRow(row, ln, eps)
+			return
+		}
+		mean, m2 := meanVarAVX2(&row[0], n)
+		inv := 1 / math.Sqrt(m2/float64(n)+eps)
+		normApplyAVX2(&row[0], n, &ln.g[0], &ln.b[0], float32(mean), float32(inv))
+	}
 	avx2 := &kernels{
 		name: "avx2",
 		gemmTile: func(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, acc bool, mr int) {
@@ -49,6 +63,7 @@ var simdKernels = func() []*kernels {
 		},
 		exp:  exp,
 		max:  maxf,
+		norm: norm,
 		gelu: gelu,
 	}
 	if !cpu.X86.HasAVX512F {
@@ -72,6 +87,7 @@ var simdKernels = func() []*kernels {
 		},
 		exp:  exp,
 		max:  maxf,
+		norm: norm,
 		gelu: gelu,
 	}
 	return []*kernels{avx512, avx2}
@@ -135,6 +151,12 @@ func packPanelAVX2(dst *float32, src *float32, in int, kk int)
 
 //go:noescape
 func expAVX2(x *float32, n int, scale, sub float32) float32
+
+//go:noescape
+func meanVarAVX2(x *float32, n int) (mean, m2 float64)
+
+//go:noescape
+func normApplyAVX2(x *float32, n int, gamma, beta *float32, mean, inv float32)
 
 //go:noescape
 func maxAVX2(x *float32, n int) float32

@@ -241,3 +241,35 @@ func TestAttendHead(t *testing.T) {
 		}
 	}
 }
+
+// TestKernels_norm checks every set's LayerNorm against a float64 one, on
+// rows with a large common offset (where a float32 mean would be off).
+func TestKernels_norm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{8, 13, 48, 384} {
+		ln := layerNorm{g: randSlice(rng, n), b: randSlice(rng, n)}
+		x := randSlice(rng, n)
+		for i := range x {
+			x[i] = 100 + 3*x[i]
+		}
+		var mean, vs float64
+		for _, v := range x {
+			mean += float64(v)
+		}
+		mean /= float64(n)
+		for _, v := range x {
+			vs += (float64(v) - mean) * (float64(v) - mean)
+		}
+		inv := 1 / math.Sqrt(vs/float64(n)+1e-5)
+		for _, ks := range allKernels() {
+			got := append([]float32(nil), x...)
+			ks.norm(got, ln, 1e-5)
+			for i, v := range x {
+				want := (float64(v)-mean)*inv*float64(ln.g[i]) + float64(ln.b[i])
+				if math.Abs(float64(got[i])-want) > 1e-5*(1+math.Abs(want)) {
+					t.Fatalf("%s n %d [%d]: got %g, want %g", ks.name, n, i, got[i], want)
+				}
+			}
+		}
+	}
+}
