@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -35,8 +36,11 @@ type ImportRequest struct {
 	Progress func(done int)
 }
 
-// ImportFunc runs an import and returns a one-line summary; see
-// Options.Import. Imports are idempotent, so a failed one can be re-run.
+// ImportFunc runs an import and returns its summary (one line, then one
+// line per note or skipped record); see Options.Import. Imports are
+// idempotent, so a failed one can be re-run; an error wrapping
+// holomem.ErrInvalid says the file itself cannot be imported (nothing to
+// resume), and the summary may list why line by line.
 type ImportFunc func(ctx context.Context, req ImportRequest) (summary string, err error)
 
 // Import limits.
@@ -61,6 +65,8 @@ type importJob struct {
 	finished bool
 	summary  string
 	err      string
+	// invalid marks an error in the file rather than in the import.
+	invalid bool
 }
 
 // jobView is a consistent copy of a job for the template.
@@ -68,15 +74,30 @@ type jobView struct {
 	ID, Kind, Name, Namespace string
 	Started                   time.Time
 	Done                      int
-	Finished                  bool
-	Summary, Err              string
+	Finished, Invalid         bool
+	Err                       string
+	// Summary is the summary's first line, Details the lines after it
+	// (notes, skipped records).
+	Summary string
+	Details []string
 }
 
 func (j *importJob) view() jobView {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return jobView{ID: j.ID, Kind: j.Kind, Name: j.Name, Namespace: j.Namespace, Started: j.Started,
-		Done: j.done, Finished: j.finished, Summary: j.summary, Err: j.err}
+	v := jobView{ID: j.ID, Kind: j.Kind, Name: j.Name, Namespace: j.Namespace, Started: j.Started,
+		Done: j.done, Finished: j.finished, Invalid: j.invalid, Err: j.err}
+	for i, l := range strings.Split(strings.TrimSpace(j.summary), "\n") {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if i == 0 {
+			v.Summary = l
+		} else {
+			v.Details = append(v.Details, l)
+		}
+	}
+	return v
 }
 
 type importJobs struct {
@@ -195,6 +216,10 @@ func (s *Server) runImport(j *importJob, req ImportRequest, tmp string) {
 	j.finished, j.summary = true, sum
 	if err != nil {
 		j.err = strings.ReplaceAll(err.Error(), "holomem: ", "")
+		if j.invalid = errors.Is(err, holomem.ErrInvalid); j.invalid {
+			// The page says "Nothing imported:" instead.
+			j.err = strings.TrimPrefix(j.err, "invalid input: ")
+		}
 		s.log.Warn("web import", "file", req.Name, "err", err)
 	}
 }

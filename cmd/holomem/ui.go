@@ -54,13 +54,48 @@ func (a *app) webUI(opts *web.Options, m *retrieve.Memory) {
 		}
 		rep, err := importer.Run(ctx, m, m.Store(), o)
 		if rep == nil {
-			return "", err
+			// The upload's temporary path means nothing to the person.
+			return "", &renamedError{msg: strings.ReplaceAll(err.Error(), req.Path, req.Name), err: err}
 		}
 		rep.Path = req.Name
+		for i := range rep.Summary.Skips {
+			if rep.Summary.Skips[i].Path == "" {
+				// "issues.json:3: reason" rather than a bare "3: reason".
+				rep.Summary.Skips[i].Path = req.Name
+			}
+		}
 		var b strings.Builder
 		printImport(&b, rep)
+		if err == nil && rep.Records == 0 && rep.Summary.Skipped > 0 {
+			// Not one record could be read: the file is not what its kind
+			// says (a page of HTML saved as issues.json, a truncated export).
+			err = fmt.Errorf("%w: no record of %s could be read as %s; the lines below say why", holomem.ErrInvalid, req.Name, importKindHelp(req.Kind))
+		}
 		return strings.TrimSpace(b.String()), err
 	}
+}
+
+// renamedError is err with another message (the upload's file name in
+// place of its temporary path); errors.Is still sees err's sentinel.
+type renamedError struct {
+	msg string
+	err error
+}
+
+func (e *renamedError) Error() string { return e.msg }
+func (e *renamedError) Unwrap() error { return e.err }
+
+// importKindHelp names what an import kind expects, for error messages.
+func importKindHelp(kind string) string {
+	switch kind {
+	case "github":
+		return "GitHub JSON (the output of gh issue list --json ... or gh pr list --json ...)"
+	case "jsonl":
+		return "JSONL (the output of holomem export)"
+	case "markdown":
+		return "markdown notes"
+	}
+	return kind
 }
 
 // doctorStatus lays doctor's report out as the status page's sections.

@@ -394,6 +394,35 @@ func TestWebUI_Browser(t *testing.T) {
 		}
 	})
 
+	t.Run("import gh JSON, a markdown zip and a malformed file", func(t *testing.T) {
+		dir := t.TempDir()
+		files := map[string][]byte{
+			"issues.json": ghExport(t, 3, 1),
+			"notes.zip":   zipNotes(t, map[string]string{"notes/keys.md": "# Keys\nRotate the signing keys every 90 days.\n"}),
+			"broken.json": []byte("<html>Sign in to GitHub</html>"),
+		}
+		for _, tc := range []struct{ file, sel, want string }{
+			{"issues.json", "#job-done", "4 new facts, 0 already there, 1 edges"},
+			{"notes.zip", "#job-done", "1 new facts"},
+			{"broken.json", "#job-error", "Nothing imported: no record of broken.json could be read as GitHub JSON"},
+		} {
+			path := filepath.Join(dir, tc.file)
+			if err := os.WriteFile(path, files[tc.file], 0o600); err != nil {
+				t.Fatal(err)
+			}
+			do(t, "upload "+tc.file, chromedp.Navigate(base+"/import"), chromedp.WaitVisible(chromedp.CSS(`#import`)),
+				chromedp.SetUploadFiles(chromedp.CSS(`#import input[type=file]`), []string{path}),
+				chromedp.Click(chromedp.CSS(`#import button`)))
+			waitFor(t, tc.file+" finished", `document.querySelector('#job-done, #job-error') !== null`)
+			if got := text(t, "#job"); !strings.Contains(got, tc.want) || count(t, `document.querySelectorAll('`+tc.sel+`').length`) != 1 {
+				t.Errorf("%s: job shows %q, want %s with %q", tc.file, got, tc.sel, tc.want)
+			}
+		}
+		if got := text(t, "#job-details"); !strings.Contains(got, "broken.json:1: not a JSON object or array") {
+			t.Errorf("malformed file's details = %q", got)
+		}
+	})
+
 	t.Run("390px wide", func(t *testing.T) {
 		for _, path := range []string{"/?q=nginx+deploy", "/facts/4", "/status", "/add"} {
 			do(t, "narrow "+path, chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS(`main`)))
