@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 var updateScreenshots = flag.Bool("update", false, "rewrite the README's screenshots (docs/ui/*.png) from the browser test")
@@ -149,7 +150,7 @@ func TestWebUI_Browser(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, stop := context.WithTimeout(bctx, 2*time.Minute)
+	ctx, stop := context.WithTimeout(bctx, 5*time.Minute) // a guard against hangs, not a speed check
 	defer stop()
 
 	pageText := func() string {
@@ -394,6 +395,7 @@ func TestWebUI_Browser(t *testing.T) {
 		}
 	})
 
+	var jobPath string // a finished import's page
 	t.Run("import gh JSON, a markdown zip and a malformed file", func(t *testing.T) {
 		dir := t.TempDir()
 		files := map[string][]byte{
@@ -418,19 +420,62 @@ func TestWebUI_Browser(t *testing.T) {
 				t.Errorf("%s: job shows %q, want %s with %q", tc.file, got, tc.sel, tc.want)
 			}
 		}
+		jobPath, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
 		if got := text(t, "#job-details"); !strings.Contains(got, "broken.json:1: not a JSON object or array") {
 			t.Errorf("malformed file's details = %q", got)
 		}
 	})
 
-	t.Run("390px wide", func(t *testing.T) {
-		for _, path := range []string{"/?q=nginx+deploy", "/facts/4", "/status", "/add"} {
+	t.Run("keyboard", func(t *testing.T) {
+		for _, path := range []string{"/?q=nginx+deploy+login", "/facts/4", "/add", "/import", "/status"} {
+			keyboardWalk(t, ctx, base+path)
+		}
+		// One Tab stop per hit (its content link; the #id link beside it
+		// goes to the same page and is skipped).
+		do(t, "search", chromedp.Navigate(base+"/?q=nginx+deploy+login"), chromedp.WaitVisible(chromedp.CSS(`#hits`)))
+		if n := count(t, `[...document.querySelectorAll('.hit')].filter(h => h.querySelectorAll('a:not([tabindex="-1"])').length === 1).length`); n == 0 ||
+			n != count(t, `document.querySelectorAll('.hit').length`) {
+			t.Errorf("%d hits with exactly one Tab stop, want every hit", n)
+		}
+		// The first Tab stop skips the menu: Enter on it, Tab, and the
+		// focus is on the fact page's first control.
+		do(t, "skip link", chromedp.Navigate(base+"/facts/4"), chromedp.WaitVisible(chromedp.CSS(`#fact`)),
+			chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.Tab))
+		if got := count(t, `document.activeElement === document.querySelector('main a[href], main button') ? 1 : 0`); got != 1 {
+			t.Errorf("after the skip link, Tab focused %q", text(t, ":focus"))
+		}
+	})
+
+	t.Run("390px wide, no layout shift", func(t *testing.T) {
+		pages := []string{"/", "/?q=nginx+deploy", "/?q=nginx&category=project&min_trust=0.1", "/facts/3", "/facts/4", "/facts/4/forget",
+			"/add", "/import", "/status", "/probe?entity=nginx", "/login", "/facts/999"}
+		if jobPath != "" {
+			pages = append(pages, jobPath)
+		}
+		for _, path := range pages {
 			do(t, "narrow "+path, chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS(`main`)))
+			// Layout shift since the page started loading (the Layout
+			// Instability API; buffered entries arrive within a frame).
+			cls, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`new Promise(done => {
+				let sum = 0;
+				new PerformanceObserver(l => l.getEntries().forEach(e => { if (!e.hadRecentInput) sum += e.value; })).observe({type: 'layout-shift', buffered: true});
+				requestAnimationFrame(() => setTimeout(() => done(sum), 100));
+			})`, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatalf("%s: layout shift: %v", path, err)
+			}
+			if cls > 0 {
+				t.Errorf("%s: layout shift %.4f while loading, want 0 (give what loads late a fixed size)", path, cls)
+			}
 			if w := count(t, `document.documentElement.scrollWidth`); w > 390 {
 				t.Errorf("%s is %d px wide at a 390 px viewport: it scrolls sideways", path, w)
 			}
 			if path == "/?q=nginx+deploy" {
 				shot(t, "search-390")
+			}
+			// The forms folded in <details> too.
+			if w := count(t, `document.querySelectorAll('details').forEach(d => d.open = true), document.documentElement.scrollWidth`); w > 390 {
+				t.Errorf("%s with its panels open is %d px wide at a 390 px viewport", path, w)
 			}
 		}
 		do(t, "wide again", chromedp.EmulateViewport(1280, 900))
@@ -443,6 +488,86 @@ func TestWebUI_Browser(t *testing.T) {
 	defer cspMu.Unlock()
 	if len(csp) != 0 {
 		t.Errorf("Content-Security-Policy violations (htmx or a page needs inline code):\n%s", strings.Join(csp, "\n"))
+	}
+}
+
+// tabbablesJS lists, in document order, the controls a keyboard user must
+// reach with Tab on the current page (every <details> opened first, so the
+// forms inside count), and describes elements for messages.
+const tabbablesJS = `(() => {
+	document.querySelectorAll('details').forEach(d => d.open = true);
+	window.__desc = e => e ? e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.name ? '[name=' + e.name + ']' : '') +
+		(e.getAttribute('href') ? '[href=' + e.getAttribute('href') + ']' : '') + ' "' + (e.textContent || e.value || '').trim().slice(0, 24) + '"' : 'none';
+	window.__tab = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')].filter(e =>
+		e.tabIndex >= 0 && !e.disabled && e.type !== 'hidden' && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden');
+	return window.__tab.map(window.__desc);
+})()`
+
+// focusedJS describes the focused element: its place in window.__tab,
+// whether it shows a focus ring, where it is.
+const focusedJS = `(() => {
+	const e = document.activeElement, cs = getComputedStyle(e), r = e.getBoundingClientRect();
+	return {index: window.__tab.indexOf(e), desc: window.__desc(e), focusVisible: e.matches(':focus-visible'),
+		outline: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2 && cs.outlineColor !== 'rgba(0, 0, 0, 0)',
+		top: r.top + scrollY, left: r.left, inView: r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth};
+})()`
+
+type focusState struct {
+	Index        int     `json:"index"`
+	Desc         string  `json:"desc"`
+	FocusVisible bool    `json:"focusVisible"`
+	Outline      bool    `json:"outline"`
+	Top          float64 `json:"top"`
+	Left         float64 `json:"left"`
+	InView       bool    `json:"inView"`
+}
+
+// keyboardWalk loads url, presses Tab until every control was focused and
+// checks that each one gets focus, once, in document order (top to
+// bottom), with a visible focus ring, scrolled into view.
+func keyboardWalk(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`main`))); err != nil {
+		t.Fatalf("open %s: %v", url, err)
+	}
+	want, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](tabbablesJS))
+	if err != nil || len(want) == 0 {
+		t.Fatalf("%s: no controls (%v)", url, err)
+	}
+	var got []focusState
+	first := -1 // where the first control got focus
+	for len(got) < 2*len(want)+3 && (first < 0 || len(got) < first+len(want)) {
+		st, err := chromedp.Run(ctx, chromedp.Evaluate[focusState](focusedJS))
+		if err != nil {
+			t.Fatalf("%s: %v", url, err)
+		}
+		if st.Index == 0 && first < 0 {
+			first = len(got)
+		}
+		got = append(got, st)
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Where the walk starts (an autofocused field, or nothing) comes
+	// before the first control; from there it is the whole list in order.
+	if first < 0 || first+len(want) > len(got) {
+		t.Fatalf("%s: Tab never reached %s: %v", url, want[0], got)
+	}
+	prevTop := -1.0
+	for i, w := range want {
+		g := got[first+i]
+		if g.Index != i {
+			t.Errorf("%s: Tab %d focused %s (control %d), want %s: the order skips or repeats controls", url, first+i+1, g.Desc, g.Index, w)
+			return
+		}
+		if !g.FocusVisible || !g.Outline || !g.InView {
+			t.Errorf("%s: %s has focus but no visible focus ring (focus-visible %v, outline %v, in view %v)", url, w, g.FocusVisible, g.Outline, g.InView)
+		}
+		if g.Top < prevTop-4 {
+			t.Errorf("%s: Tab goes up the page to %s (y %.0f after %.0f)", url, w, g.Top, prevTop)
+		}
+		prevTop = g.Top
 	}
 }
 
