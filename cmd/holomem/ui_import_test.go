@@ -15,6 +15,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,7 +85,7 @@ func (u *uiClient) upload(name string, data []byte, fields ...string) (int, stri
 // waitJob polls a job page until the import has finished.
 func (u *uiClient) waitJob(path string) string {
 	u.t.Helper()
-	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		code, page := u.get(path)
 		if code != http.StatusOK {
 			u.t.Fatalf("GET %s: %d %.500s", path, code, page)
@@ -165,17 +166,20 @@ func TestWebUI_Imports(t *testing.T) {
 	// Hold the first github import after its first batch so the test sees
 	// the progress page of a running import.
 	reached, release := make(chan int, 1), make(chan struct{})
-	gated := false
+	var gate sync.Once
 	realImport := opts.Import
 	opts.Import = func(ctx context.Context, req web.ImportRequest) (string, error) {
-		if req.Kind == "github" && !gated {
-			gated = true
-			report := req.Progress
+		hold := false
+		if req.Kind == "github" {
+			gate.Do(func() { hold = true })
+		}
+		if hold {
+			report, first := req.Progress, true
 			req.Progress = func(done int) {
 				report(done)
-				if reached != nil {
+				if first {
+					first = false
 					reached <- done
-					reached = nil
 					<-release
 				}
 			}
@@ -188,7 +192,7 @@ func TestWebUI_Imports(t *testing.T) {
 
 	total := func() int {
 		t.Helper()
-		_, n, err := m.Store().FindFacts(t.Context(), holomem.FactFilter{IncludeSuperseded: true})
+		_, n, err := m.Store().FindFacts(t.Context(), holomem.FactFilter{IncludeSuperseded: true, Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +208,7 @@ func TestWebUI_Imports(t *testing.T) {
 	}
 
 	t.Run("github JSON with progress", func(t *testing.T) {
-		const issues, prs = 1100, 60
+		const issues, prs = 520, 20 // two batches of the importer: progress shows the first
 		code, job, page := u.upload("issues.json", ghExport(t, issues, prs))
 		if code != http.StatusSeeOther || !strings.HasPrefix(job, "/import/") {
 			t.Fatalf("upload: %d to %q: %.500s", code, job, page)
