@@ -305,6 +305,20 @@ func (m *model) readTensor(j pendingRead, sc *readScratch) error {
 func (m *model) readPacked(j pendingRead, sc *readScratch) error {
 	ti, out, in := j.ti, j.packOut, j.packIn
 	es := elemSize(ti.DType)
+	if ti.DType == "F32" && littleEndian {
+		// Pack straight from the page cache: no copy into a buffer first
+		// (this made packed loading as cheap as the plain read it
+		// replaced). The mapping lives for one tensor, so RSS holds at
+		// most one unpacked matrix per loading goroutine. A file cut
+		// short by another process during these milliseconds would fault
+		// here rather than fail a read; the header check has already
+		// matched every offset to the file's size.
+		if data, mapping, err := mapRange(m.f, ti.Begin, ti.End-ti.Begin); err == nil {
+			packPanels(j.dst, unsafe.Slice((*float32)(unsafe.Pointer(&data[0])), out*in), out, in)
+			unmapRange(mapping)
+			return nil
+		}
+	}
 	if cap(sc.raw) < tileN*in*es {
 		sc.raw = make([]byte, tileN*in*es)
 	}
