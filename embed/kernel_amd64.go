@@ -69,6 +69,13 @@ var simdKernels = func() []*kernels {
 	if !cpu.X86.HasAVX512F {
 		return []*kernels{avx2}
 	}
+	gelu512 := func(x []float32) {
+		n := len(x) &^ 15
+		if n > 0 {
+			geluAVX512(&x[0], n)
+		}
+		gelu(x[n:])
+	}
 	avx512 := &kernels{
 		name: "avx512",
 		gemmTile: func(a []float32, lda int, b []float32, kk int, c []float32, ldc int, bias []float32, acc bool, mr int) {
@@ -88,7 +95,7 @@ var simdKernels = func() []*kernels {
 		exp:  exp,
 		max:  maxf,
 		norm: norm,
-		gelu: gelu,
+		gelu: gelu512,
 	}
 	return []*kernels{avx512, avx2}
 }()
@@ -163,3 +170,6 @@ func maxAVX2(x *float32, n int) float32
 
 //go:noescape
 func geluAVX2(x *float32, n int)
+
+//go:noescape
+func geluAVX512(x *float32, n int)

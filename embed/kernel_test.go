@@ -136,13 +136,22 @@ func TestKernels_gelu(t *testing.T) {
 		x[i] *= 4
 	}
 	x[0], x[1], x[2] = 0, 100, -100
+	byName := map[string][]float32{}
 	for _, ks := range allKernels() {
 		a := append([]float32(nil), x...)
 		ks.gelu(a)
+		byName[ks.name] = a
 		for i := range x {
 			want := 0.5 * float64(x[i]) * (1 + math.Erf(float64(x[i])/math.Sqrt2))
 			if math.Abs(float64(a[i])-want) > 1e-5*(1+math.Abs(want)) {
 				t.Fatalf("%s gelu(%g): got %g, want %g", ks.name, x[i], a[i], want)
+			}
+		}
+	}
+	if a, b := byName["avx512"], byName["avx2"]; a != nil && b != nil {
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("gelu(%g): avx512 %g != avx2 %g", x[i], a[i], b[i])
 			}
 		}
 	}
