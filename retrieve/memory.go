@@ -15,6 +15,7 @@ import (
 	"github.com/holomem/holomem/anchor"
 	"github.com/holomem/holomem/hrr"
 	"github.com/holomem/holomem/index"
+	"github.com/holomem/holomem/internal/rowcodec"
 	"github.com/holomem/holomem/text"
 )
 
@@ -350,6 +351,11 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 	if len(f.HRR) == 0 {
 		f.HRR = m.encodeHRR(ctx, f.Namespace, f.Content)
 	}
+	// The vector goes into the fact's row: one write transaction per add.
+	// One the store would refuse is left to storeVector, which logs it.
+	if qv != nil && rowcodec.CheckVector(qv) == nil {
+		f.Embedding, f.ModelID = qv, m.emb.ModelID()
+	}
 	created, err := m.store.CreateFact(ctx, f)
 	if err != nil {
 		return nil, err
@@ -363,7 +369,9 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 		return out, nil
 	}
 	out.NearDuplicates, out.Contradictions, out.Refinements = dropID(dups, f.ID), dropID(contras, f.ID), dropID(refines, f.ID)
-	if err := m.storeVector(ctx, f, qv); err != nil {
+	if m.sem != nil && len(f.Embedding) == m.emb.Dim() && f.ModelID == m.emb.ModelID() {
+		m.sem.Upsert(f.Namespace, f.ID, f.Embedding) // stored with the row
+	} else if err := m.storeVector(ctx, f, qv); err != nil {
 		m.log.Warn("store embedding", "id", f.ID, "err", err)
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package retrieve_test
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -135,5 +136,47 @@ func TestMemory_Refresh(t *testing.T) {
 	}
 	if !has() {
 		t.Fatal("fact from another process not visible after Refresh")
+	}
+}
+
+// writeCounter is a real store that counts the write transactions
+// Remember could use.
+type writeCounter struct {
+	holomem.Store
+	creates, vectors int
+}
+
+func (w *writeCounter) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
+	w.creates++
+	return w.Store.CreateFact(ctx, f)
+}
+
+func (w *writeCounter) SetEmbeddings(ctx context.Context, model string, vs map[int64][]float32) error {
+	w.vectors++
+	return w.Store.SetEmbeddings(ctx, model, vs)
+}
+
+// TestRemember_OneWrite checks that an add with a model writes the fact,
+// its entities and its vector in one transaction, and that the vector is
+// stored and searchable.
+func TestRemember_OneWrite(t *testing.T) {
+	emb := testutil.MustTinyEmbedder(t)
+	s := &writeCounter{Store: testutil.MustOpenStore(t)}
+	m, err := retrieve.New(s, retrieve.Options{Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	f := remember(t, m, "We deploy nginx with Ansible")
+	if s.creates != 1 || s.vectors != 0 {
+		t.Errorf("Remember wrote %d facts and %d vector batches, want 1 and 0", s.creates, s.vectors)
+	}
+	got, _, err := s.FindFacts(t.Context(), holomem.FactFilter{IDs: []int64{f.ID}, WithEmbedding: true})
+	if err != nil || len(got) != 1 || len(got[0].Embedding) != emb.Dim() || got[0].ModelID != emb.ModelID() {
+		t.Fatalf("stored fact: %+v, %v; want its %d-d vector of %s", got, err, emb.Dim(), emb.ModelID())
+	}
+	res, err := m.Recall(t.Context(), holomem.Query{Text: "zzqx unrelatedword", MinTrust: new(float64)})
+	if err != nil || len(res.Hits) == 0 || res.Hits[0].Fact.ID != f.ID {
+		t.Errorf("semantic recall after Remember: %+v, %v", res, err)
 	}
 }
