@@ -115,8 +115,9 @@ var cellBin = func() (t [ratioCells]uint8) {
 
 // phaseByte returns quantize(atan2(im, re)): the nearest of the 256 phase
 // steps to the angle of re + i·im. It folds the angle into the first octant
-// (0 <= y <= x), finds its bin from the tangent y/x (cellBin, then one
-// comparison with the edge), and unfolds the bin. A zero, infinite or NaN
+// (0 <= y <= x), finds its bin k from the tangent y/x (cellBin, then one
+// comparison with the edge), and unfolds it through octantOff and
+// octantSign. Branch-free but for the rare cases: a zero, infinite or NaN
 // sum, and an angle within rounding error of an edge (a sum of one phasor
 // lands exactly on one when its 16-bit phase is a half step), take the arc
 // tangent, so the result is Marshal's bit for bit.
@@ -124,36 +125,31 @@ func phaseByte(re, im float64) uint8 {
 	if (re == 0 && im == 0) || math.IsInf(re, 0) || math.IsInf(im, 0) || re != re || im != im {
 		return quantize(math.Atan2(im, re))
 	}
-	x, y := math.Abs(re), math.Abs(im)
-	swap := y > x
-	if swap {
-		x, y = y, x
-	}
-	c := int(y / x * ratioCells)
-	if c >= ratioCells {
-		c = ratioCells - 1
-	}
-	m := int(cellBin[c])
-	if y > float64(x*binTan[m]) {
-		m++
-	}
+	ax, ay := math.Abs(re), math.Abs(im)
+	x, y := max(ax, ay), min(ax, ay)
+	c := min(int(y/x*ratioCells), ratioCells-1)
+	k := int(cellBin[c])
+	k += b2i(y > float64(x*binTan[k]))
 	const tie = 1e-12
-	if float64(x*binTan[m])-y < tie*x || (m > 0 && y-float64(x*binTan[m-1]) < tie*x) {
+	if float64(x*binTan[k])-y < tie*x || (k > 0 && y-float64(x*binTan[k-1]) < tie*x) {
 		return quantize(math.Atan2(im, re))
 	}
-	if swap {
-		m = 64 - m
+	o := b2i(re < 0)<<2 | b2i(im < 0)<<1 | b2i(ay > ax)
+	return uint8((octantOff[o] + octantSign[o]*k) & 0xff)
+}
+
+// octantOff and octantSign unfold a first-octant bin k: the bin is
+// off + sign·k for the octant coded (re < 0, im < 0, |im| > |re|).
+var (
+	octantOff  = [8]int{0, 64, 256, 192, 128, 64, 128, 192}
+	octantSign = [8]int{1, -1, -1, 1, -1, 1, 1, -1}
+)
+
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	switch {
-	case re >= 0 && im >= 0:
-	case im >= 0:
-		m = 128 - m
-	case re < 0:
-		m = 128 + m
-	default:
-		m = 256 - m
-	}
-	return uint8(m & 0xff)
+	return 0
 }
 
 func encode(tokens, entities []string) Vector {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/cputime"
 	"github.com/holomem/holomem/internal/synth"
 	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/retrieve"
@@ -26,7 +27,9 @@ func (e *Env) storeCmd() *cobra.Command {
 		Short: "Insert throughput, bytes per fact, recall/probe/reason latency on synthetic facts (no model)",
 		Long: `Measures a fresh SQLite store per size. With --db postgres://... each size
 also runs on that PostgreSQL database, in a new schema dropped afterwards,
-and the two backends print side by side.
+and the two backends print side by side. The CPU columns (process CPU
+time per imported fact and per add) hold on a busy machine, where the
+rates mostly measure the neighbours.
 
 --cpuprofile PREFIX writes CPU profiles of each size's bulk import and
 one-by-one adds to PREFIX-N-import.pprof and PREFIX-N-add.pprof
@@ -38,7 +41,7 @@ one-by-one adds to PREFIX-N-import.pprof and PREFIX-N-add.pprof
 			if f := cmd.Flags().Lookup("db"); f != nil && postgres.IsAddress(f.Value.String()) {
 				pg = f.Value.String()
 			}
-			fmt.Fprintf(w, "%-9s %-8s %-14s %-14s %-11s %-12s %-12s %-12s %-12s\n", "backend", "facts", "import/s", "remember/s", "bytes/fact", "recall p50", "recall p99", "probe p50", "reason p50")
+			fmt.Fprintf(w, "%-9s %-8s %-14s %-14s %-11s %-12s %-12s %-12s %-12s %-14s %-14s\n", "backend", "facts", "import/s", "remember/s", "bytes/fact", "recall p50", "recall p99", "probe p50", "reason p50", "import CPU/f", "add CPU/add")
 			for _, n := range sizes {
 				if err := benchStore(cmd.Context(), w, n, queries, "", profile); err != nil {
 					return err
@@ -117,9 +120,10 @@ func benchStore(ctx context.Context, w io.Writer, n, queries int, pg, profile st
 	if err != nil {
 		return err
 	}
-	t0 := time.Now()
+	t0, c0 := time.Now(), cputime.Process()
 	err = importSynthetic(ctx, m, n)
 	importRate := float64(n) / time.Since(t0).Seconds()
+	importCPU := (cputime.Process() - c0) / time.Duration(n)
 	stop()
 	if err != nil {
 		return err
@@ -129,13 +133,14 @@ func benchStore(ctx context.Context, w io.Writer, n, queries int, pg, profile st
 	if stop, err = startProfile(profile, fmt.Sprintf("%s-%d-add", backend, n)); err != nil {
 		return err
 	}
-	t0 = time.Now()
+	t0, c0 = time.Now(), cputime.Process()
 	for i := range one {
 		if _, err = m.Remember(ctx, synth.Fact(9, i)); err != nil {
 			break
 		}
 	}
 	rememberRate := one / time.Since(t0).Seconds()
+	rememberCPU := (cputime.Process() - c0) / one
 	stop()
 	if err != nil {
 		return err
@@ -172,7 +177,7 @@ func benchStore(ctx context.Context, w io.Writer, n, queries int, pg, profile st
 	r50, r99 := percentiles(recall)
 	p50, _ := percentiles(probe)
 	q50, _ := percentiles(reason)
-	fmt.Fprintf(w, "%-9s %-8d %-14.0f %-14.0f %-11.0f %-12s %-12s %-12s %-12s\n", backend, n, importRate, rememberRate, perFact, ms(r50), ms(r99), ms(p50), ms(q50))
+	fmt.Fprintf(w, "%-9s %-8d %-14.0f %-14.0f %-11.0f %-12s %-12s %-12s %-12s %-14s %-14s\n", backend, n, importRate, rememberRate, perFact, ms(r50), ms(r99), ms(p50), ms(q50), us(importCPU), ms(rememberCPU))
 	return nil
 }
 
@@ -195,3 +200,5 @@ func startProfile(prefix, name string) (stop func(), err error) {
 		f.Close()
 	}, nil
 }
+
+func us(d time.Duration) string { return fmt.Sprintf("%.0f us", float64(d.Nanoseconds())/1000) }
