@@ -138,6 +138,7 @@ type attnScratch struct {
 	kp, vp []float32 // K^T and V of one head, packed in panels
 	s      []float32 // scores of tileM query rows, [tileM][len(kp) panels * tileN]
 	ct     [tileM * tileN]float32
+	inv    [2 * tileM]float32 // 1 / sum of each query row's weights
 }
 
 func grow(s []float32, n int) []float32 {
@@ -202,13 +203,12 @@ func attendHead(kn *kernels, sc *attnScratch, dst, q, k, v []float32, off, L, h,
 			tileRows(kn, a, H, sc.kp[p*dh:(p+tileN)*dh], dh, sc.s[p:], Lp, mr)
 			p += tileN
 		}
+		// Unnormalised weights: the sums divide the dh outputs of each
+		// row below instead of its L weights here.
 		for r := range mr {
 			row := sc.s[r*Lp : r*Lp+L]
 			mx := kn.max(row)
-			inv := 1 / kn.exp(row, scale, mx*scale)
-			for j := range row {
-				row[j] *= inv
-			}
+			sc.inv[r] = 1 / kn.exp(row, scale, mx*scale)
 		}
 		for p := 0; p < dp; {
 			out := dst[(off+i)*H+h*dh+p:]
@@ -232,6 +232,12 @@ func attendHead(kn *kernels, sc *attnScratch, dst, q, k, v []float32, off, L, h,
 				tileRows(kn, sc.s, Lp, vp, L, out, H, mr)
 			}
 			p += tileN
+		}
+		for r := range mr {
+			row := dst[(off+i+r)*H+h*dh:][:dh]
+			for d := range row {
+				row[d] *= sc.inv[r]
+			}
 		}
 	}
 }
