@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/holomem/holomem"
@@ -262,49 +264,65 @@ func selectiveTerms(ctx context.Context, tx *sql.Tx, st *sql.Stmt, query, namesp
 // index's data table), which starts with the number of indexed rows as an
 // SQLite varint: BM25's N in O(1) where count(*) reads a whole index (a
 // millisecond at 100k facts, on every recall), and the N of the same index
-// the document frequencies come from.
+// the document frequencies come from. Counts are cached while the index is
+// unchanged (see termDocsCache), also across writes by other processes.
 func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, error) {
 	df := make([]int64, len(terms))
 	var docs int64
-	q := termStatsSQL(len(terms))
-	var st *sql.Stmt
-	if len(terms) <= maxPreparedTermStats {
-		st = s.readStmt(ctx, q)
-	}
-	args := make([]any, len(terms))
-	for i, t := range terms {
-		args[i] = t
-	}
+	mark := s.readStmt(ctx, qFTSMark)
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := txQuery(ctx, tx, st, q, args...)
+		rows, err := txQuery(ctx, tx, mark, qFTSMark)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		counted := false
+		var key, avg []byte
 		for rows.Next() {
-			var i int
-			var v any
-			if err := rows.Scan(&i, &v); err != nil {
+			var id int64
+			var b []byte
+			if err := rows.Scan(&id, &b); err != nil {
+				rows.Close()
 				return err
 			}
-			switch v := v.(type) {
-			case []byte:
-				if n, ok := sqliteVarint(v); ok && i < 0 {
-					docs, counted = int64(n), true
-				}
-			case int64:
-				if i >= 0 && i < len(df) {
-					df[i] = v
-				}
+			key = append(key, b...)
+			if id == 1 {
+				avg = b
 			}
 		}
+		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		if !counted {
-			return tx.QueryRowContext(ctx, "SELECT count(*) FROM facts").Scan(&docs)
+		if n, ok := sqliteVarint(avg); ok {
+			docs = int64(n)
+		} else if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM facts").Scan(&docs); err != nil {
+			return err
 		}
+		var missing []int
+		s.dfc.mu.Lock()
+		if s.dfc.df == nil || !bytes.Equal(s.dfc.key, key) || len(s.dfc.df) > maxCachedTermDocs {
+			s.dfc.key, s.dfc.df = key, map[string]int64{}
+		}
+		for i, t := range terms {
+			if n, ok := s.dfc.df[t]; ok {
+				df[i] = n
+			} else {
+				missing = append(missing, i)
+			}
+		}
+		s.dfc.mu.Unlock()
+		if len(missing) == 0 {
+			return nil
+		}
+		if err := termDocsInto(ctx, s, tx, terms, missing, df); err != nil {
+			return err
+		}
+		s.dfc.mu.Lock()
+		if bytes.Equal(s.dfc.key, key) {
+			for _, i := range missing {
+				s.dfc.df[terms[i]] = df[i]
+			}
+		}
+		s.dfc.mu.Unlock()
 		return nil
 	})
 	if err != nil {
@@ -313,21 +331,73 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, 
 	return docs, df, nil
 }
 
+// termDocsInto reads the document counts of terms[i] for i in idx into df,
+// in one statement.
+func termDocsInto(ctx context.Context, s *Store, tx *sql.Tx, terms []string, idx []int, df []int64) error {
+	q := termStatsSQL(len(idx))
+	var st *sql.Stmt
+	if len(idx) <= maxPreparedTermStats {
+		st = s.readStmt(ctx, q)
+	}
+	args := make([]any, len(idx))
+	for j, i := range idx {
+		args[j] = terms[i]
+	}
+	rows, err := txQuery(ctx, tx, st, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var j int
+		var n int64
+		if err := rows.Scan(&j, &n); err != nil {
+			return err
+		}
+		if j >= 0 && j < len(idx) {
+			df[idx[j]] = n
+		}
+	}
+	return rows.Err()
+}
+
+// qFTSMark reads FTS5's averages record (rowid 1: the number of rows and
+// of tokens per column) and its structure record (rowid 10: the segments,
+// their tombstones and a write counter). Every change to the index changes
+// one of them, so together they say whether cached document counts are
+// still those of the index.
+const qFTSMark = "SELECT id, block FROM facts_fts_data WHERE id IN (1, 10) ORDER BY id"
+
+// maxCachedTermDocs bounds the document-count cache (entries).
+const maxCachedTermDocs = 50_000
+
+// termDocsCache holds document counts per term read under one state of the
+// index (key: the qFTSMark blocks). fts5vocab counts a term's documents by
+// reading its whole posting list, so without it a recall with a common
+// word read thousands of postings just to weigh the word.
+type termDocsCache struct {
+	mu  sync.Mutex
+	key []byte
+	df  map[string]int64
+}
+
 // maxPreparedTermStats is the most terms whose TermStats statement is kept
 // prepared (queries have a few content words; longer ones are parsed each
 // time rather than filling the statement cache).
 const maxPreparedTermStats = 8
 
-// termStatsSQL is one statement for TermStats: the averages record
-// (qFTSAverages) as row -1, then term i's document count as row i. Each
+// termStatsSQL is one statement for TermStats: term i's document count
+// as row i. Each
 // term is its own "term = ?" arm, which fts5vocab answers from the index
 // (it would scan the whole vocabulary for IN); one statement instead of one
 // per term saves a round trip through database/sql per word.
 func termStatsSQL(n int) string {
 	var b strings.Builder
-	b.WriteString("SELECT -1, block FROM facts_fts_data WHERE id = 1")
 	for i := range n {
-		fmt.Fprintf(&b, " UNION ALL SELECT %d, doc FROM facts_vocab WHERE term = ?", i)
+		if i > 0 {
+			b.WriteString(" UNION ALL ")
+		}
+		fmt.Fprintf(&b, "SELECT %d, doc FROM facts_vocab WHERE term = ?", i)
 	}
 	return b.String()
 }

@@ -94,6 +94,8 @@ type Store struct {
 	// rstmts caches statements prepared on rdb (query -> *sql.Stmt); see
 	// readStmt.
 	rstmts sync.Map
+	// dfc caches TermStats' document counts (see termDocsCache).
+	dfc termDocsCache
 	// nrstmts counts rstmts entries (bounded by maxReadStmts).
 	nrstmts atomic.Int32
 	// common remembers the words SimilarFacts found too common to use.

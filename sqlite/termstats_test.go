@@ -123,3 +123,90 @@ func TestSearchText_AnyTermBounded(t *testing.T) {
 		t.Fatalf("common words only: %v, %d hits", err, len(hits))
 	}
 }
+
+// TestTermStats_CacheFollowsWrites: document counts are cached while the
+// index is unchanged; after every kind of write, including one that keeps
+// every token count (a word swapped for another) and writes by another
+// Store on the same file, they must equal a fresh store's.
+func TestTermStats_CacheFollowsWrites(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "cache.db")
+	s, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	other, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	var fs []*holomem.Fact
+	for i := range 30 {
+		fs = append(fs, &holomem.Fact{Content: fmt.Sprintf("alpha beta gamma note %d", i)})
+	}
+	if _, err := s.CreateFacts(ctx, fs); err != nil {
+		t.Fatal(err)
+	}
+	terms := []string{"alpha", "gamma", "zebra", "note"}
+	check := func(step string) {
+		t.Helper()
+		docs, df, err := s.TermStats(ctx, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := sqlite.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fresh.Close()
+		wantDocs, want, err := fresh.TermStats(ctx, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if docs != wantDocs || fmt.Sprint(df) != fmt.Sprint(want) {
+			t.Errorf("%s: cached %d %v, fresh %d %v", step, docs, df, wantDocs, want)
+		}
+	}
+	check("start")
+	check("unchanged")
+	zebra := "alpha beta zebra note 0"
+	if _, err := s.UpdateFact(ctx, fs[0].ID, holomem.FactUpdate{Content: &zebra}); err != nil {
+		t.Fatal(err)
+	}
+	check("a word swapped, token counts equal")
+	if _, err := other.CreateFact(ctx, &holomem.Fact{Content: "zebra crossing"}); err != nil {
+		t.Fatal(err)
+	}
+	check("insert by another store")
+	if err := other.DeleteFact(ctx, fs[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	check("delete by another store")
+	if err := s.Supersede(ctx, fs[2].ID, fs[3].ID); err != nil {
+		t.Fatal(err)
+	}
+	check("supersede")
+	swap := "alpha beta gamma note 1x"
+	if _, err := other.UpdateFact(ctx, fs[4].ID, holomem.FactUpdate{Content: &swap}); err != nil {
+		t.Fatal(err)
+	}
+	check("update by another store")
+}
+
+// TestTermStats_EmptyStore: an index without rows has no averages record;
+// counting still works, twice (the second from the cache).
+func TestTermStats_EmptyStore(t *testing.T) {
+	ctx := t.Context()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "empty.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for range 2 {
+		docs, df, err := s.TermStats(ctx, []string{"anything"})
+		if err != nil || docs != 0 || len(df) != 1 || df[0] != 0 {
+			t.Fatalf("empty store: %d %v %v", docs, df, err)
+		}
+	}
+}
