@@ -136,13 +136,6 @@ func b2i(b bool) int {
 	return 0
 }
 
-// tail returns s[n:], or nil when s is nil.
-func tail(s []float32, n int) []float32 {
-	if s == nil {
-		return nil
-	}
-	return s[n:]
-}
 
 //go:noescape
 func gemmTileAVX2(a *float32, lda int, b *float32, kk int, c *float32, ldc int, bias *float32, acc int, mr int)
