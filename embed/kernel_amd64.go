@@ -136,7 +136,6 @@ func b2i(b bool) int {
 	return 0
 }
 
-
 //go:noescape
 func gemmTileAVX2(a *float32, lda int, b *float32, kk int, c *float32, ldc int, bias *float32, acc int, mr int)
 
