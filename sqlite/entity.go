@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -436,13 +437,16 @@ func (s *Store) FindEntities(ctx context.Context, namespace string, limit int) (
 	return out, nil
 }
 
-// qEntitiesOf lists the entity names of a JSON list of facts. Recall runs it
-// for every answer, so it stays prepared (parsing it was a quarter of its
-// cost).
-const qEntitiesOf = `SELECT fe.fact_id, e.name FROM fact_entities fe
+// qEntitiesOf lists the entity names of a JSON list of facts, one row per
+// fact with its names as a JSON array in order of appearance. Recall runs
+// it for every answer: it stays prepared (parsing was a quarter of its
+// cost), and one row per fact instead of one per name saves a trip through
+// database/sql per name (facts can have dozens).
+const qEntitiesOf = `SELECT fe.fact_id, json_group_array(e.name ORDER BY fe.pos, e.id)
+	FROM fact_entities fe
 	JOIN entities e ON e.id = fe.entity_id
 	WHERE fe.fact_id IN (SELECT value FROM json_each(?))
-	ORDER BY fe.fact_id, fe.pos, e.id`
+	GROUP BY fe.fact_id`
 
 // EntitiesOf returns the entity names linked to each fact, in order of
 // appearance in its content. Facts without entities are absent from the map.
@@ -460,11 +464,15 @@ func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string
 		defer rows.Close()
 		for rows.Next() {
 			var id int64
-			var name string
-			if err := rows.Scan(&id, &name); err != nil {
+			var names []byte
+			if err := rows.Scan(&id, &names); err != nil {
 				return err
 			}
-			out[id] = append(out[id], name)
+			var list []string
+			if err := json.Unmarshal(names, &list); err != nil {
+				return fmt.Errorf("fact %d: entity names: %w", id, err)
+			}
+			out[id] = list
 		}
 		return rows.Err()
 	})
