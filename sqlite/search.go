@@ -420,12 +420,13 @@ const anyTermBudget = 1500
 //     postings; not ranked, because bm25() would walk the common words'
 //     postings to count them);
 //  2. facts with a selective word, ranked by BM25 over those words;
-//  3. the newest facts with a common word, unranked (a common word
-//     alone says little, and ranking all its facts is what the budget
-//     avoids): recency picks them, retrieval's fusion re-scores them.
+//  3. the newest facts with every common word (when there are several),
+//     then the newest with any, unranked (a common word alone says
+//     little, and ranking all its facts is what the budget avoids):
+//     recency picks them, retrieval's fusion re-scores them.
 //
-// Scores are x / max x of each part scaled 1, 0.5, 0.25 (parts that do not
-// run take no scale), so earlier parts outrank later ones.
+// Scores are x / max x of each part scaled 1, 0.5, 0.25, ... (parts that
+// find nothing new take no scale), so earlier parts outrank later ones.
 func anyTermSearch(ctx context.Context, tx *sql.Tx, st searchStmts, query, namespace string, superseded bool, limit int, known map[string]int64) ([]holomem.TextMatch, error) {
 	type term struct {
 		tok string
@@ -500,6 +501,13 @@ func anyTermSearch(ctx context.Context, tx *sql.Tx, st searchStmts, query, names
 			}
 			add(hits)
 		}
+	}
+	if len(out) < limit && len(com) > 1 {
+		hits, err := anyQuery(ctx, tx, st.anyNewest, ftsAnyNewest, matchAll(strings.Join(com, " ")), namespace, superseded, limit+len(out))
+		if err != nil {
+			return nil, err
+		}
+		add(hits)
 	}
 	if len(out) < limit && len(com) > 0 {
 		hits, err := anyQuery(ctx, tx, st.anyNewest, ftsAnyNewest, comQ, namespace, superseded, limit+len(out))

@@ -2,6 +2,8 @@ package sqlite_test
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"path/filepath"
@@ -207,6 +209,49 @@ func TestTermStats_EmptyStore(t *testing.T) {
 		docs, df, err := s.TermStats(ctx, []string{"anything"})
 		if err != nil || docs != 0 || len(df) != 1 || df[0] != 0 {
 			t.Fatalf("empty store: %d %v %v", docs, df, err)
+		}
+	}
+}
+
+// TestSearchText_AnyTermCommonWordsTogether: when every word is common,
+// the facts with all of them come before those with one, newest first.
+func TestSearchText_AnyTermCommonWordsTogether(t *testing.T) {
+	ctx := t.Context()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "together.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var fs []*holomem.Fact
+	for i := range 3400 {
+		c := fmt.Sprintf("alpha note %d", i)
+		if i%2 == 1 {
+			c = fmt.Sprintf("omega note %d", i)
+		}
+		if i%500 == 7 {
+			c = fmt.Sprintf("alpha omega note %d", i)
+		}
+		fs = append(fs, &holomem.Fact{Content: c})
+	}
+	if _, err := s.CreateFacts(ctx, fs); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.SearchText(ctx, "", "alpha omega", 10, holomem.WithAnyTerm())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 10 {
+		t.Fatalf("%d hits, want 10", len(hits))
+	}
+	var both []int64
+	for _, f := range fs {
+		if strings.HasPrefix(f.Content, "alpha omega") {
+			both = append(both, f.ID)
+		}
+	}
+	for i, h := range hits[:len(both)] {
+		if !slices.Contains(both, h.ID) {
+			t.Errorf("hit %d is #%d, not a fact with both words %v", i, h.ID, both)
 		}
 	}
 }
