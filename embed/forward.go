@@ -35,13 +35,9 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 		offs[i+1] = offs[i] + len(s)
 	}
 	N := offs[len(seqs)]
-	sc, _ := m.scratch.Get().(*fwdScratch)
-	if sc == nil {
-		sc = new(fwdScratch)
-	}
-	defer m.scratch.Put(sc)
-	sc.x, sc.q, sc.k, sc.v, sc.ctx = grow(sc.x, N*H), grow(sc.q, N*H), grow(sc.k, N*H), grow(sc.v, N*H), grow(sc.ctx, N*H)
-	sc.inter = grow(sc.inter, N*cfg.IntermediateSize)
+	sc := m.getScratch()
+	defer m.putScratch(sc)
+	sc.reserve(N, H, cfg.IntermediateSize)
 	x, q, k, v, ctxv, inter := sc.x, sc.q, sc.k, sc.v, sc.ctx, sc.inter
 	buf := make([]byte, 4*H)
 	for i, s := range seqs {
@@ -87,12 +83,75 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 }
 
 // fwdScratch holds the activations of one forward pass. Passes reuse them
-// through model.scratch: a batch allocates megabytes, and letting each
-// pass leave them to the garbage collector raised the peak RSS by twice
-// that.
+// (see model.getScratch), and they live outside the Go heap, in one
+// mapping from allocArena: a batch of 32 texts needs 12 MB for L12, and on
+// the heap those megabytes set the collector's goal, so the garbage the
+// collector let accumulate on top of them (plus a second copy whenever a
+// larger batch grew them) raised the peak RSS by as much again.
 type fwdScratch struct {
 	x, q, k, v, ctx, inter []float32
+	mem                    []byte        // the mapping behind the six slices; nil on the Go heap
+	tokens                 int           // rows the six slices have room for
 	attn                   []attnScratch // one per attention goroutine
+}
+
+// scratchRound is the granule, in tokens, in which activation memory grows,
+// so that batches of similar sizes reuse one mapping.
+const scratchRound = 64
+
+// reserve makes the six activation slices N rows long (H columns, I for
+// inter), replacing the mapping when it is too small. The old mapping is
+// released before the new one is made, so that two never coexist.
+func (sc *fwdScratch) reserve(N, H, I int) {
+	if N > sc.tokens {
+		sc.release()
+		n := (N + scratchRound - 1) / scratchRound * scratchRound
+		size := n * (H + max(4*H, I))
+		buf, mem, err := allocArena(size)
+		if err != nil {
+			buf, mem = make([]float32, size), nil
+		}
+		sc.mem, sc.tokens = mem, n
+		sc.x, buf = buf[:n*H:n*H], buf[n*H:]
+		// inter shares its memory with q, k, v and ctx: they are dead
+		// by the time the feed-forward half of a layer runs, and the
+		// next layer's products overwrite them before reading them
+		// (this cuts a pass's activations from 9 to 5 rows of H floats
+		// per token for BERT shapes, where I = 4H).
+		sc.inter = buf[: n*I : n*I]
+		for _, p := range []*[]float32{&sc.q, &sc.k, &sc.v, &sc.ctx} {
+			*p, buf = buf[:n*H:n*H], buf[n*H:]
+		}
+	}
+	sc.x, sc.q, sc.k, sc.v, sc.ctx = sc.x[:N*H], sc.q[:N*H], sc.k[:N*H], sc.v[:N*H], sc.ctx[:N*H]
+	sc.inter = sc.inter[:N*I]
+}
+
+// release returns the activation memory to the OS.
+func (sc *fwdScratch) release() {
+	_ = freeArena(sc.mem)
+	sc.x, sc.q, sc.k, sc.v, sc.ctx, sc.inter, sc.mem, sc.tokens = nil, nil, nil, nil, nil, nil, nil, 0
+}
+
+// getScratch takes an idle fwdScratch, or a new one when every one is in
+// use (one per concurrent forward pass). It is a plain free list rather
+// than a sync.Pool: a pool drops its items at garbage collection, which
+// would leak their mappings.
+func (m *model) getScratch() *fwdScratch {
+	m.scratchMu.Lock()
+	defer m.scratchMu.Unlock()
+	if n := len(m.scratch); n > 0 {
+		sc := m.scratch[n-1]
+		m.scratch = m.scratch[:n-1]
+		return sc
+	}
+	return new(fwdScratch)
+}
+
+func (m *model) putScratch(sc *fwdScratch) {
+	m.scratchMu.Lock()
+	m.scratch = append(m.scratch, sc)
+	m.scratchMu.Unlock()
 }
 
 // matmul computes dst[t] (op) x[t] W^T + b for the rows t < rows.

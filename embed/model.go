@@ -39,19 +39,20 @@ type layer struct {
 // never mapped. A model is safe for concurrent use once loaded; close must
 // not run concurrently with forward.
 type model struct {
-	cfg     Config
-	f       *os.File
-	arena   []float32
-	arenaB  []byte // the mapping behind arena, nil if on the Go heap
-	word    tensorInfo
-	pos     []float32 // [MaxPositions][H]
-	typ0    []float32 // token type 0 row [H]
-	embLN   layerNorm
-	layers  []layer
-	k       *kernels
-	threads int
-	pending []pendingRead // reads queued by tensor during loadModel
-	scratch sync.Pool     // *fwdScratch, see forward
+	cfg       Config
+	f         *os.File
+	arena     []float32
+	arenaB    []byte // the mapping behind arena, nil if on the Go heap
+	word      tensorInfo
+	pos       []float32 // [MaxPositions][H]
+	typ0      []float32 // token type 0 row [H]
+	embLN     layerNorm
+	layers    []layer
+	k         *kernels
+	threads   int
+	pending   []pendingRead // reads queued by tensor during loadModel
+	scratchMu sync.Mutex
+	scratch   []*fwdScratch // idle activation memory, see getScratch
 }
 
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
@@ -363,6 +364,12 @@ func (m *model) wordRow(dst []float32, id int32, buf []byte) error {
 // afterwards.
 func (m *model) close() error {
 	m.layers, m.pos, m.typ0, m.embLN, m.arena = nil, nil, nil, layerNorm{}, nil
+	m.scratchMu.Lock()
+	for _, sc := range m.scratch {
+		sc.release()
+	}
+	m.scratch = nil
+	m.scratchMu.Unlock()
 	err := freeArena(m.arenaB)
 	m.arenaB = nil
 	if m.f != nil {
