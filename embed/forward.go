@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 
 	"github.com/holomem/holomem"
@@ -148,10 +149,18 @@ func (m *model) getScratch() *fwdScratch {
 	return new(fwdScratch)
 }
 
+// putScratch returns sc to the free list. At most GOMAXPROCS idle ones are
+// kept (more passes than that cannot run at once anyway): a burst of
+// concurrent callers would otherwise leave megabytes per caller resident
+// until the model is unloaded.
 func (m *model) putScratch(sc *fwdScratch) {
 	m.scratchMu.Lock()
+	defer m.scratchMu.Unlock()
+	if len(m.scratch) >= runtime.GOMAXPROCS(0) {
+		sc.release()
+		return
+	}
 	m.scratch = append(m.scratch, sc)
-	m.scratchMu.Unlock()
 }
 
 // matmul computes dst[t] (op) x[t] W^T + b for the rows t < rows.

@@ -2,6 +2,7 @@ package embed
 
 import (
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -77,5 +78,36 @@ func TestScratch_Reuse(t *testing.T) {
 	}
 	if m.scratch != nil || sc.mem != nil || sc.x != nil || sc.tokens != 0 {
 		t.Errorf("close kept activation memory: %d idle, %d tokens", len(m.scratch), sc.tokens)
+	}
+}
+
+// TestScratch_IdleCap checks that a burst of concurrent passes leaves at
+// most GOMAXPROCS idle scratches, and that the ones dropped give their
+// memory back.
+func TestScratch_IdleCap(t *testing.T) {
+	var m model
+	defer m.close()
+	n := runtime.GOMAXPROCS(0)
+	var held []*fwdScratch
+	for range n + 2 {
+		sc := m.getScratch()
+		sc.reserve(10, 8, 32)
+		held = append(held, sc)
+	}
+	for _, sc := range held {
+		m.putScratch(sc)
+	}
+	if len(m.scratch) != n {
+		t.Fatalf("%d idle scratches, want GOMAXPROCS = %d", len(m.scratch), n)
+	}
+	for _, sc := range held[n:] {
+		if sc.tokens != 0 || sc.x != nil {
+			t.Errorf("a dropped scratch kept room for %d tokens", sc.tokens)
+		}
+	}
+	for _, sc := range held[:n] {
+		if sc.tokens != scratchRound {
+			t.Errorf("a kept scratch has room for %d tokens, want %d", sc.tokens, scratchRound)
+		}
 	}
 }
