@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -214,6 +215,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 
+	convertToWAL(ctx, path, o.busyTimeout)
+
 	s := &Store{path: path, now: o.now}
 	if s.wdb, err = openDB(path, o.busyTimeout, "immediate", 1); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
@@ -298,6 +301,60 @@ func openDB(path string, busy time.Duration, txlock string, conns int) (*sql.DB,
 func escapePath(p string) string {
 	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 	return r.Replace(p)
+}
+
+// convertToWAL switches a file not yet in WAL mode (a new one) to it,
+// retrying while another process does the same. The connections' own
+// journal_mode(WAL) pragma cannot wait: switching starts a read
+// transaction and then upgrades it to a write, and SQLite returns
+// SQLITE_BUSY at once instead of calling the busy handler there (waiting
+// could deadlock), so processes opening a new file together (a hook and
+// serve on first use) failed with "database is locked". Once the header
+// says WAL, the pragma only reads. Any other error, or a wait past the
+// busy timeout, is left to the opening that follows to report.
+func convertToWAL(ctx context.Context, path string, busy time.Duration) {
+	if inWALMode(path) {
+		return
+	}
+	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?_pragma=busy_timeout("+strconv.FormatInt(busy.Milliseconds(), 10)+")")
+	if err != nil {
+		return
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	deadline := time.Now().Add(busy)
+	for {
+		_, err := db.ExecContext(ctx, "PRAGMA journal_mode(WAL)")
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return
+		}
+		// Jittered, so two processes retrying do not collide in step.
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Duration(1+rand.IntN(10)) * time.Millisecond):
+		}
+	}
+}
+
+// inWALMode reports whether the file's header says WAL mode (bytes 18
+// and 19, the read and write format versions, are 2).
+func inWALMode(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	hdr := make([]byte, 20)
+	if _, err := io.ReadFull(f, hdr); err != nil {
+		return false
+	}
+	return hdr[18] == 2 && hdr[19] == 2
+}
+
+func isBusy(err error) bool {
+	var se *msqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == 5 // SQLITE_BUSY
 }
 
 // readOnlyDir reports whether the directory holding path refuses new
@@ -551,19 +608,20 @@ func (s *Store) migrate(ctx context.Context) error {
 // newer holomem.
 // It returns the schema version in the file.
 func (s *Store) checkIdentity(ctx context.Context) (int, error) {
+	// One statement, so one snapshot: another process creating the same
+	// new file commits each migration's tables together with the
+	// application id, and three separate reads could see the tables
+	// without the id and call the file foreign.
 	var version, appID, tables int
-	err := s.wdb.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
+	err := s.wdb.QueryRowContext(ctx, `SELECT
+		(SELECT user_version FROM pragma_user_version),
+		(SELECT application_id FROM pragma_application_id),
+		(SELECT count(*) FROM sqlite_schema WHERE type = 'table')`).Scan(&version, &appID, &tables)
 	if err != nil {
 		if isNotADB(err) {
 			return 0, fmt.Errorf("%w: not a holomem database (not an SQLite file)", holomem.ErrSchema)
 		}
 		return 0, fmt.Errorf("read schema version: %w", err)
-	}
-	if err := s.wdb.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
-		return 0, fmt.Errorf("read application id: %w", err)
-	}
-	if err := s.wdb.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'").Scan(&tables); err != nil {
-		return 0, fmt.Errorf("read schema: %w", err)
 	}
 	switch {
 	case appID != 0 && appID != applicationID:
