@@ -70,8 +70,11 @@ func TestMemory_Maintain(t *testing.T) {
 	}()
 	remember(t, other, "we deploy nginx with Ansible")
 	// Subscribe runs when Maintain starts; notify until the reload shows.
-	for i := 0; vectors() != 2; i++ {
-		if i == 500 {
+	// The limit only detects a hang (a count of 10 ms sleeps was 5 s of
+	// wall clock, short on a loaded machine under -race); the loop ends as
+	// soon as the reload shows.
+	for deadline := time.Now().Add(time.Minute); vectors() != 2; {
+		if time.Now().After(deadline) {
 			t.Fatal("the notified write never reached the index")
 		}
 		s.notify(holomem.DefaultNamespace)
