@@ -3,9 +3,7 @@ package retrieve
 import (
 	"context"
 	"math"
-	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/text"
@@ -87,41 +85,24 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate) {
 		tf  map[string]float64
 		len int
 	}
-	// A stem starts with its token's first letter ([text.Stem]): only
-	// tokens starting like a query stem or prefix need stemming, which
-	// saves most of the Snowball work over the candidates' text.
-	var firsts []rune
-	for i, st := range lq.stems {
-		for _, w := range []string{st, lq.prefixes[i]} {
-			if r, _ := utf8.DecodeRuneInString(w); w != "" && !slices.Contains(firsts, r) {
-				firsts = append(firsts, r)
-			}
-		}
-	}
+	// The candidates' stems come from m.terms (tokenised and stemmed once
+	// per fact text); the counts are the same as stemming every token here.
 	docs := make([]doc, 0, len(cands))
 	total := 0
 	for _, c := range cands {
 		if c.fact == nil {
 			continue
 		}
-		d := doc{c: c, tf: make(map[string]float64, len(lq.stems))}
-		body := c.fact.Content
-		if len(c.fact.Tags) > 0 {
-			body += " " + strings.Join(c.fact.Tags, " ")
-		}
-		for _, t := range text.Tokens(body) {
-			d.len++
-			if r, _ := utf8.DecodeRuneInString(t); !slices.Contains(firsts, r) {
-				continue // cannot stem to a query stem (see firsts)
-			}
-			st := text.Stem(t)
-			if contains(lq.stems, st) {
-				d.tf[st]++
+		ft := m.terms.get(c.fact)
+		d := doc{c: c, tf: make(map[string]float64, len(lq.stems)), len: ft.n}
+		for _, sc := range ft.stems {
+			if contains(lq.stems, sc.stem) {
+				d.tf[sc.stem] += sc.count
 				continue
 			}
 			for j, p := range lq.prefixes {
-				if p != "" && strings.HasPrefix(st, p) {
-					d.tf[lq.stems[j]] += 0.5
+				if p != "" && strings.HasPrefix(sc.stem, p) {
+					d.tf[lq.stems[j]] += 0.5 * sc.count
 				}
 			}
 		}

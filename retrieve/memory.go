@@ -107,6 +107,9 @@ type Memory struct {
 
 	counts retrievals
 
+	// terms caches candidates' stems for BM25 re-scoring and Jaccard.
+	terms termCache
+
 	mu struct {
 		sync.Mutex
 		closed bool

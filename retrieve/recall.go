@@ -162,7 +162,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		}
 		for i := range hits {
 			if !isRef(hits[i].Fact.ID) {
-				hits[i].Scores.Jaccard = jaccard(qset, hits[i].Fact.Content)
+				hits[i].Scores.Jaccard = text.JaccardSorted(qset, m.terms.get(hits[i].Fact).contentSet)
 			}
 		}
 	}
@@ -280,7 +280,7 @@ func (m *Memory) scoreLocal(ctx context.Context, clk *stageClock, cands map[int6
 	if doJaccard {
 		for _, c := range cands {
 			if c.fact != nil {
-				c.scores.Jaccard = jaccard(qset, c.fact.Content)
+				c.scores.Jaccard = text.JaccardSorted(qset, m.terms.get(c.fact).contentSet)
 			}
 		}
 	}
@@ -336,12 +336,6 @@ func sortHits(hits []holomem.Hit) {
 		}
 		return cmp.Compare(a.Fact.ID, b.Fact.ID)
 	})
-}
-
-// jaccard is the Jaccard similarity of the query's stem set qset and the
-// stems of content's content words.
-func jaccard(qset []string, content string) float64 {
-	return text.JaccardSorted(qset, stemSet(text.ContentTokens(content)))
 }
 
 // stemSet is the sorted set of the tokens' stems.

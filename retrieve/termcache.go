@@ -1,0 +1,104 @@
+package retrieve
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/text"
+)
+
+// factTerms is what recall's re-scoring needs of one fact's text: the
+// stems of its content and tags with their counts (BM25) and the sorted
+// stem set of its content words (Jaccard). Tokenising and stemming every
+// candidate was a fifth of a warm recall's CPU, and the same facts come
+// back query after query, so recall keeps them in a [termCache].
+type factTerms struct {
+	// content and tags are the text the terms were derived from: an entry
+	// is used only while the fact still has exactly this text, so a fact
+	// changed by any process (or reused id) is never scored on stale terms.
+	content string
+	tags    []string
+
+	// stems are the distinct stems of text.Tokens(content + tags), each
+	// with its count; n is the number of tokens (BM25's document length).
+	stems []stemCount
+	n     int
+	// contentSet is stemSet(text.ContentTokens(content)).
+	contentSet []string
+}
+
+type stemCount struct {
+	stem  string
+	count float64
+}
+
+// termCacheSize bounds each of the cache's two generations (so at most
+// twice this many facts, a few KB each, are held).
+const termCacheSize = 4096
+
+// termCache holds factTerms by fact id in two generations: lookups hit
+// either, inserts go to the current one, and when it is full the older is
+// dropped. That bounds memory like an LRU (recently used entries are
+// copied forward on a hit) without a list per entry.
+type termCache struct {
+	mu       sync.Mutex
+	cur, old map[int64]*factTerms
+}
+
+// get returns f's terms, from the cache when it holds them for f's
+// current text, else computed and stored.
+func (c *termCache) get(f *holomem.Fact) *factTerms {
+	c.mu.Lock()
+	t := c.cur[f.ID]
+	if t == nil {
+		if t = c.old[f.ID]; t != nil && t.matches(f) {
+			c.putLocked(f.ID, t)
+		}
+	}
+	c.mu.Unlock()
+	if t != nil && t.matches(f) {
+		return t
+	}
+	t = newFactTerms(f)
+	c.mu.Lock()
+	c.putLocked(f.ID, t)
+	c.mu.Unlock()
+	return t
+}
+
+func (c *termCache) putLocked(id int64, t *factTerms) {
+	if c.cur == nil {
+		c.cur = make(map[int64]*factTerms)
+	}
+	if len(c.cur) >= termCacheSize {
+		c.old, c.cur = c.cur, make(map[int64]*factTerms, termCacheSize)
+	}
+	c.cur[id] = t
+}
+
+func (t *factTerms) matches(f *holomem.Fact) bool {
+	return t.content == f.Content && slices.Equal(t.tags, f.Tags)
+}
+
+func newFactTerms(f *holomem.Fact) *factTerms {
+	t := &factTerms{content: f.Content, tags: slices.Clone(f.Tags)}
+	body := f.Content
+	if len(f.Tags) > 0 {
+		body += " " + strings.Join(f.Tags, " ")
+	}
+	idx := map[string]int{}
+	for _, tok := range text.Tokens(body) {
+		t.n++
+		st := text.Stem(tok)
+		if i, ok := idx[st]; ok {
+			t.stems[i].count++
+			continue
+		}
+		idx[st] = len(t.stems)
+		t.stems = append(t.stems, stemCount{stem: st, count: 1})
+	}
+	t.contentSet = stemSet(text.ContentTokens(f.Content))
+	return t
+}
