@@ -67,3 +67,84 @@ func TestEntitiesOf_OrderAndNames(t *testing.T) {
 		}
 	}
 }
+
+// TestEntitiesOf_CacheFollowsWrites: EntitiesOf caches its answers, and
+// every write that changes a fact's links, by this store or by another
+// process's store on the same file, must show in the next call.
+func TestEntitiesOf_CacheFollowsWrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ents.db")
+	s := mustOpen(t, path)
+	other := mustOpen(t, path)
+	ctx := t.Context()
+	a := &holomem.Fact{Content: "Alice met Bob in Paris"}
+	b := &holomem.Fact{Content: "Carol works at Acme Corp"}
+	if _, err := s.CreateFacts(ctx, []*holomem.Fact{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	content := func(c string) holomem.FactUpdate { return holomem.FactUpdate{Content: &c} }
+	steps := []struct {
+		name  string
+		write func() error
+	}{
+		{"unchanged (cached)", func() error { return nil }},
+		{"update here", func() error { _, err := s.UpdateFact(ctx, a.ID, content("Dave met Erin in Oslo")); return err }},
+		{"update by another store", func() error {
+			_, err := other.UpdateFact(ctx, b.ID, content("Frank joined Globex with Grace"))
+			return err
+		}},
+		{"new fact by another store", func() error {
+			_, err := other.CreateFact(ctx, &holomem.Fact{Content: "Heidi and Ivan visited Oslo"})
+			return err
+		}},
+		{"relink", func() error { _, err := s.RelinkEntities(ctx, 0, 100); return err }},
+		{"delete by another store", func() error { return other.DeleteFact(ctx, a.ID) }},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			if err := st.write(); err != nil {
+				t.Fatal(err)
+			}
+			for range 2 { // the second call is answered from the cache
+				got, err := s.EntitiesOf(ctx, []int64{a.ID, b.ID})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := other.EntitiesOf(ctx, []int64{a.ID, b.ID})
+				if err != nil {
+					t.Fatal(err)
+				}
+				direct := directEntities(t, path, a.ID, b.ID)
+				if fmt.Sprint(got) != fmt.Sprint(direct) || fmt.Sprint(want) != fmt.Sprint(direct) {
+					t.Fatalf("EntitiesOf = %v (other store %v), links in the file %v", got, want, direct)
+				}
+			}
+		})
+	}
+}
+
+// directEntities reads the facts' entity names from the file, uncached.
+func directEntities(t *testing.T, path string, ids ...int64) map[int64][]string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	out := map[int64][]string{}
+	for _, id := range ids {
+		rows, err := db.QueryContext(t.Context(), `SELECT e.name FROM fact_entities fe JOIN entities e ON e.id = fe.entity_id
+			WHERE fe.fact_id = ? ORDER BY fe.pos, e.id`, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var n string
+			if err := rows.Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			out[id] = append(out[id], n)
+		}
+		rows.Close()
+	}
+	return out
+}

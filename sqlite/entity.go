@@ -456,8 +456,18 @@ func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string
 		return out, nil
 	}
 	st := s.readStmt(ctx, qEntitiesOf)
+	mark := s.readStmt(ctx, qFTSMark)
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := txQuery(ctx, tx, st, qEntitiesOf, idList(ids))
+		key, _, err := ftsMark(ctx, tx, mark)
+		if err != nil {
+			return err
+		}
+		missing, epoch := s.ents.lookup(key, ids, out)
+		if len(missing) == 0 {
+			return nil
+		}
+		got := make(map[int64][]string, len(missing))
+		rows, err := txQuery(ctx, tx, st, qEntitiesOf, idList(missing))
 		if err != nil {
 			return err
 		}
@@ -472,9 +482,16 @@ func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string
 			if err := json.Unmarshal(names, &list); err != nil {
 				return fmt.Errorf("fact %d: entity names: %w", id, err)
 			}
+			got[id] = list
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		s.ents.store(key, epoch, missing, got)
+		for id, list := range got {
 			out[id] = list
 		}
-		return rows.Err()
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("entities of facts: %w", err)
@@ -491,6 +508,9 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 		return 0, fmt.Errorf("relink entities: %w: limit %d", holomem.ErrInvalid, limit)
 	}
 	last := int64(0)
+	// Relinking changes facts' links without writing the full-text index,
+	// whose mark the entities cache otherwise relies on.
+	defer s.ents.invalidate()
 	err := s.update(ctx, func(w *wtx) error {
 		if afterID == 0 {
 			if err := w.rekeyEntities(); err != nil {

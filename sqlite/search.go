@@ -271,25 +271,8 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, 
 	var docs int64
 	mark := s.readStmt(ctx, qFTSMark)
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := txQuery(ctx, tx, mark, qFTSMark)
+		key, avg, err := ftsMark(ctx, tx, mark)
 		if err != nil {
-			return err
-		}
-		var key, avg []byte
-		for rows.Next() {
-			var id int64
-			var b []byte
-			if err := rows.Scan(&id, &b); err != nil {
-				rows.Close()
-				return err
-			}
-			key = append(key, b...)
-			if id == 1 {
-				avg = b
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		if n, ok := sqliteVarint(avg); ok {

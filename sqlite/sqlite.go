@@ -97,6 +97,8 @@ type Store struct {
 	rstmts sync.Map
 	// dfc caches TermStats' document counts (see termDocsCache).
 	dfc termDocsCache
+	// ents caches EntitiesOf per fact (see entitiesCache).
+	ents entitiesCache
 	// nrstmts counts rstmts entries (bounded by maxReadStmts).
 	nrstmts atomic.Int32
 	// common remembers the words SimilarFacts found too common to use.
