@@ -2,6 +2,8 @@ package retrieve
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/holomem/holomem"
@@ -97,7 +99,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 	if len(cands) == 0 {
 		return nil, nil, nil, nil
 	}
-	if err := m.loadCandidates(ctx, cands, holomem.Query{Namespace: f.Namespace, MinTrust: new(float64)}); err != nil {
+	if err := m.loadHygieneCandidates(ctx, cands, f.Namespace); err != nil {
 		return nil, nil, nil, err
 	}
 	nearJ, nearCos := defaultNearJaccard, defaultNearCosine
@@ -105,12 +107,14 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 		nearJ, nearCos = m.opts.NearDuplicate, m.opts.NearDuplicate
 	}
 	mine := text.SortedSet(text.Tokens(f.Content))
+	relater := text.NewRelater(f.Content)
 	for _, c := range cands {
 		other := c.fact
 		if other == nil || other.Content == f.Content {
 			continue
 		}
-		c.scores.Jaccard = text.JaccardSorted(mine, text.SortedSet(text.Tokens(other.Content)))
+		otoks := text.Tokens(other.Content)
+		c.scores.Jaccard = text.JaccardSorted(mine, text.SortedSet(otoks))
 		cos := -1.0
 		if qv != nil {
 			if c.scores.Semantic == 0 {
@@ -129,7 +133,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 		// the same (token Jaccard >= the threshold) without a negation or
 		// a changed number.
 		near := c.scores.Jaccard >= nearJ || c.scores.Semantic >= nearCos
-		switch rel := text.Relate(f.Content, other.Content, cos); {
+		switch rel := relater.RelateTokens(otoks, cos); {
 		case rel == text.RelContradiction && (!near || text.HardConflict(f.Content, other.Content)):
 			contras = append(contras, h)
 		case rel == text.RelRefinement:
@@ -166,4 +170,29 @@ func hygieneQuery(content string) string {
 		}
 	}
 	return strings.Join(keep, " ")
+}
+
+// loadHygieneCandidates loads the candidates' facts without their HRR
+// vectors (recall's loader reads them for scoring; hygiene never looks at
+// them, and decoding ~60 of them was a sixth of an add) and drops those
+// that are not live facts of namespace.
+func (m *Memory) loadHygieneCandidates(ctx context.Context, cands map[int64]*candidate, namespace string) error {
+	ids := make([]int64, 0, len(cands))
+	for id := range cands {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	facts, _, err := m.store.FindFacts(ctx, holomem.FactFilter{IDs: ids, Lean: true})
+	if err != nil {
+		return fmt.Errorf("load candidates: %w", err)
+	}
+	for _, f := range facts {
+		cands[f.ID].fact = f
+	}
+	for id, c := range cands {
+		if f := c.fact; f == nil || f.Namespace != namespace || f.Trust < 0 || f.SupersededBy != 0 {
+			delete(cands, id)
+		}
+	}
+	return nil
 }

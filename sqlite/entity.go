@@ -248,12 +248,27 @@ func (w *wtx) pruneEntities(ids []int64) error {
 
 // lookupEntity resolves name (or an alias) in namespace by its key.
 func lookupEntity(ctx context.Context, q querier, namespace, name string) (int64, error) {
+	return lookupEntityRow(namespace, name, func(args ...any) *sql.Row {
+		return q.QueryRowContext(ctx, qLookupEntity, args...)
+	})
+}
+
+// lookupEntityStmt is lookupEntity in a read transaction with the
+// statement prepared on the read pool (nil: parsed here); hygiene looks
+// up a few entities on every add.
+func lookupEntityStmt(ctx context.Context, tx *sql.Tx, st *sql.Stmt, namespace, name string) (int64, error) {
+	return lookupEntityRow(namespace, name, func(args ...any) *sql.Row {
+		return txQueryRow(ctx, tx, st, qLookupEntity, args...)
+	})
+}
+
+func lookupEntityRow(namespace, name string, query func(args ...any) *sql.Row) (int64, error) {
 	key := entityKey(name)
 	if key == "" {
 		return 0, fmt.Errorf("entity %q: %w", name, holomem.ErrNotFound)
 	}
 	var id int64
-	err := q.QueryRowContext(ctx, qLookupEntity, namespace, key, namespace, key).Scan(&id)
+	err := query(namespace, key, namespace, key).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("entity %q in namespace %q: %w", name, namespace, holomem.ErrNotFound)
 	}
@@ -307,10 +322,10 @@ func (s *Store) RecentFactIDsByEntity(ctx context.Context, namespace, name strin
 	if limit <= 0 {
 		return nil, nil
 	}
-	st := s.readStmt(ctx, qRecentFactsOfEntity)
+	st, lookup := s.readStmt(ctx, qRecentFactsOfEntity), s.readStmt(ctx, qLookupEntity)
 	var ids []int64
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		eid, err := lookupEntity(ctx, tx, namespace, name)
+		eid, err := lookupEntityStmt(ctx, tx, lookup, namespace, name)
 		if errors.Is(err, holomem.ErrNotFound) {
 			return nil
 		}

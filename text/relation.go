@@ -39,7 +39,32 @@ var negations = map[string]bool{
 // (near-duplicate, cosine >= 0.95) from a swap of values, and facts that
 // share words by chance (unrelated, cosine < 0.3).
 func Relate(newer, older string, cosine float64) Relation {
-	a, an, anum := relTerms(newer)
+	return NewRelater(newer).Relate(older, cosine)
+}
+
+// Relater is [Relate] with the newer fact's content words read once:
+// write-time hygiene compares one new fact with tens of candidates.
+type Relater struct {
+	terms   map[string]bool
+	negated bool
+	numbers map[string]bool
+}
+
+// NewRelater reads newer's content words for [Relater.Relate].
+func NewRelater(newer string) *Relater {
+	a, an, anum := relTerms(Tokens(newer))
+	return &Relater{terms: a, negated: an, numbers: anum}
+}
+
+// Relate is [Relate](newer, older, cosine).
+func (r *Relater) Relate(older string, cosine float64) Relation {
+	return r.RelateTokens(Tokens(older), cosine)
+}
+
+// RelateTokens is [Relater.Relate] given older's [Tokens] (the caller
+// may have them already).
+func (r *Relater) RelateTokens(older []string, cosine float64) Relation {
+	a, an, anum := r.terms, r.negated, r.numbers
 	b, bn, bnum := relTerms(older)
 	shared, onlyA, onlyB := 0, 0, 0
 	for t := range a {
@@ -92,9 +117,9 @@ func Relate(newer, older string, cosine float64) Relation {
 
 // relTerms returns the stems of s's content words (numbers included),
 // whether s is negated, and its numbers.
-func relTerms(s string) (terms map[string]bool, negated bool, numbers map[string]bool) {
+func relTerms(tokens []string) (terms map[string]bool, negated bool, numbers map[string]bool) {
 	terms, numbers = map[string]bool{}, map[string]bool{}
-	for _, t := range Tokens(s) {
+	for _, t := range tokens {
 		if negations[t] {
 			negated = true
 			continue
@@ -129,7 +154,7 @@ func hasOutside(a, b map[string]bool) bool {
 // (a swapped word in a long, otherwise identical sentence may be a
 // restatement: "nginx.yml" vs "nginx.yaml").
 func HardConflict(newer, older string) bool {
-	_, an, anum := relTerms(newer)
-	_, bn, bnum := relTerms(older)
+	_, an, anum := relTerms(Tokens(newer))
+	_, bn, bnum := relTerms(Tokens(older))
 	return an != bn || (hasOutside(anum, bnum) && hasOutside(bnum, anum))
 }
