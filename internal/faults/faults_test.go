@@ -126,22 +126,7 @@ func TestFault_KillServeWrites(t *testing.T) {
 	mustHM(t, db, "init")
 	var acked, lost int
 	for trial := range trials() {
-		cmd := exec.Command(bin, "--db", db, "--no-model", "--global", "serve", "--addr", "127.0.0.1:0", "--refresh", "0")
-		cmd.Env = env(t)
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		line, err := bufio.NewReader(stdout).ReadString('\n')
-		if err != nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("serve did not start: %v", err)
-		}
-		addr := strings.Fields(strings.TrimPrefix(line, "holomem serving on "))[0]
+		cmd, addr := startServe(t, db)
 		var mu sync.Mutex
 		var ok []string
 		stop := make(chan struct{})
