@@ -40,11 +40,7 @@ func BenchmarkAtom(b *testing.B) {
 
 // BenchmarkEncodeFact encodes a 20-token fact with 2 entities, atoms cached.
 func BenchmarkEncodeFact(b *testing.B) {
-	toks := make([]string, 20)
-	for i := range toks {
-		toks[i] = fmt.Sprint("token", i)
-	}
-	ents := []string{"nginx", "ci"}
+	toks, ents := benchFact()
 	b.ReportAllocs()
 	cpuLoop(b, func() {
 		sinkVector = hrr.EncodeFact(toks, ents)
@@ -54,11 +50,7 @@ func BenchmarkEncodeFact(b *testing.B) {
 // BenchmarkEncodeFactCompact is what the write path stores: compare it
 // with BenchmarkEncodeFactMarshal (the same bytes through float64 phases).
 func BenchmarkEncodeFactCompact(b *testing.B) {
-	toks := make([]string, 20)
-	for i := range toks {
-		toks[i] = fmt.Sprint("token", i)
-	}
-	ents := []string{"nginx", "ci"}
+	toks, ents := benchFact()
 	b.ReportAllocs()
 	cpuLoop(b, func() {
 		sinkBytes = hrr.EncodeFactCompact(toks, ents)
@@ -66,11 +58,7 @@ func BenchmarkEncodeFactCompact(b *testing.B) {
 }
 
 func BenchmarkEncodeFactMarshal(b *testing.B) {
-	toks := make([]string, 20)
-	for i := range toks {
-		toks[i] = fmt.Sprint("token", i)
-	}
-	ents := []string{"nginx", "ci"}
+	toks, ents := benchFact()
 	b.ReportAllocs()
 	cpuLoop(b, func() {
 		sinkBytes = hrr.Marshal(hrr.EncodeFact(toks, ents))
@@ -142,4 +130,13 @@ func BenchmarkRelated(b *testing.B) {
 	cpuLoop(b, func() {
 		sinkConns = hrr.Related(x, c.items, c.names, floor, 20)
 	})
+}
+
+// benchFact is the 20-token fact with 2 entities the encode benchmarks share.
+func benchFact() (toks, ents []string) {
+	toks = make([]string, 20)
+	for i := range toks {
+		toks[i] = fmt.Sprint("token", i)
+	}
+	return toks, []string{"nginx", "ci"}
 }
