@@ -312,8 +312,10 @@ func (p *gitParser) record(chunk string) (Record, string) {
 		return Record{}, "malformed log entry (a separator byte in the message?)"
 	}
 	sha, date, msg, files := strings.TrimSpace(parts[0]), parts[1], parts[3], parts[4]
-	if len(sha) < 7 {
-		return Record{}, "no commit hash"
+	if len(sha) < 7 || strings.Trim(sha, "0123456789abcdefABCDEF") != "" {
+		// Git prints hex; anything else is not a commit and must not reach
+		// a key or a "(no message)" fact as raw bytes.
+		return Record{}, fmt.Sprintf("no commit hash (%q)", truncateHash(sha))
 	}
 	when, err := time.Parse(time.RFC3339, strings.TrimSpace(date))
 	if err != nil {
@@ -359,4 +361,12 @@ func (p *gitParser) record(chunk string) (Record, string) {
 	}
 	rec.Links = ls.links
 	return rec, ""
+}
+
+// truncateHash keeps a reported bad hash short and valid UTF-8.
+func truncateHash(s string) string {
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	return strings.ToValidUTF8(s, "?")
 }
