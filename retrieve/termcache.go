@@ -2,11 +2,10 @@ package retrieve
 
 import (
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/text"
+	"github.com/holomem/holomem/lexindex"
 )
 
 // factTerms is what recall's re-scoring needs of one fact's text: the
@@ -22,7 +21,8 @@ type factTerms struct {
 	tags    []string
 
 	// stems are the distinct stems of text.Tokens(content + tags), each
-	// with its count; n is the number of tokens (BM25's document length).
+	// with its count; n is the number of tokens (BM25's document length):
+	// lexindex.TermsOf, the one definition recall and the index share.
 	stems []stemCount
 	n     int
 	// contentSet is stemSet(text.ContentTokens(content)).
@@ -84,21 +84,12 @@ func (t *factTerms) matches(f *holomem.Fact) bool {
 
 func newFactTerms(f *holomem.Fact) *factTerms {
 	t := &factTerms{content: f.Content, tags: slices.Clone(f.Tags)}
-	body := f.Content
-	if len(f.Tags) > 0 {
-		body += " " + strings.Join(f.Tags, " ")
+	lt := lexindex.TermsOf(f.Content, f.Tags)
+	t.n = lt.Len
+	t.stems = make([]stemCount, len(lt.Stems))
+	for i, sc := range lt.Stems {
+		t.stems[i] = stemCount{stem: sc.Stem, count: float64(sc.Count)}
 	}
-	idx := map[string]int{}
-	for _, tok := range text.Tokens(body) {
-		t.n++
-		st := text.Stem(tok)
-		if i, ok := idx[st]; ok {
-			t.stems[i].count++
-			continue
-		}
-		idx[st] = len(t.stems)
-		t.stems = append(t.stems, stemCount{stem: st, count: 1})
-	}
-	t.contentSet = stemSet(text.ContentTokens(f.Content))
+	t.contentSet = lt.ContentSet
 	return t
 }

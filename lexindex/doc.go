@@ -1,0 +1,33 @@
+// Package lexindex is an in-memory inverted index of facts' stems, for
+// warm processes (serve, mcp): recall takes its lexical candidates from it
+// (exact BM25 top-k over every fact of a namespace that shares a query
+// stem, in microseconds where SQLite FTS5's bm25() took milliseconds) and
+// write-time hygiene its similar-fact candidates. It holds no text and
+// reads no store: its owner puts and deletes [Doc]s as facts change.
+//
+// # Terms
+//
+// [TermsOf] is the one definition of a fact's terms (distinct stems with
+// counts, token count, content stem set), shared with package retrieve's
+// re-scoring, so a fact scores the same from the index and from a fact
+// read from the store. A [Stemmer] memoises stems for bulk loads.
+//
+// # Layout
+//
+// Stems are interned once; each has a posting list of (slot uint32, count
+// uint16) in ascending slot order and its document frequency. A slot is a
+// row of the document table (id, namespace number and flags, length, the
+// slot's term numbers). Put appends a slot; Delete and replacing Puts
+// tombstone the old one, and when tombstones are a third of the slots the
+// index compacts, renumbering slots in id order. A Put of the same terms
+// (a fact superseded or restored) updates the slot in place.
+//
+// # Caveats
+//
+// Namespaces are compared as given: pass the namespace the store holds
+// (the store's default for an empty one). Document frequencies count
+// stems; the SQLite store's full-text index also counts surface words, so
+// for the few words Snowball does not stem idempotently ("release" ->
+// releas -> relea) its counts, and so [Index.Similar]'s matches, can be
+// larger than the index's; see [Index.Similar].
+package lexindex

@@ -1,0 +1,522 @@
+package lexindex
+
+import (
+	"context"
+	"iter"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Doc is one fact as the index holds it: its id, namespace, whether it is
+// superseded, and its terms.
+type Doc struct {
+	ID         int64
+	Namespace  string
+	Superseded bool
+	Terms      Terms
+}
+
+// Fact is a fact's text before its terms are derived: what [Index.Load]
+// reads.
+type Fact struct {
+	ID         int64
+	Namespace  string
+	Superseded bool
+	Content    string
+	Tags       []string
+}
+
+// Scope bits of a slot (see Index.scope).
+const (
+	flagSuperseded = 1 << 0
+	flagDeleted    = 1 << 1
+	scopeShift     = 2
+)
+
+// tfOverflow marks a term count too large for a uint16; the count is then
+// in Index.bigTF.
+const tfOverflow = 1<<16 - 1
+
+// Index is an in-memory inverted index of facts' stems: BM25 search over a
+// namespace ([Index.Search]), document frequencies ([Index.Stats]) and
+// write-time hygiene's similar-fact candidates ([Index.Similar]). It holds
+// no text, only interned stems, postings and a table of documents.
+//
+// An Index is safe for concurrent use: searches run concurrently with each
+// other; Put, Delete and Load take the write lock.
+type Index struct {
+	mu sync.RWMutex
+
+	// vocab maps an interned stem to its term number.
+	vocab map[string]uint32
+	terms []term
+	// sorted lists term numbers [0, len(sorted)) by stem, for prefix
+	// expansion; terms numbered from len(sorted) on (new since the last
+	// sort) are scanned linearly until there are sortTail of them.
+	sorted []uint32
+
+	// The document table, by slot. A Put appends a slot; a Delete or a
+	// replacing Put tombstones the old one (flagDeleted) until compaction.
+	ids []int64
+	// scope is namespace number << scopeShift | flags.
+	scope []uint32
+	lens  []uint32
+	// arena holds every slot's distinct term numbers, slot s's at
+	// arena[start[s]:start[s+1]] (or to the end for the last slot): what
+	// a delete must decrement.
+	arena []uint32
+	start []uint32
+
+	bySlot map[int64]uint32 // live fact id -> slot
+	// ordered says that the slots' ids increase, so the first slots
+	// matching something are the oldest facts (see Similar).
+	ordered bool
+
+	nsNum   map[string]uint32
+	nsNames []string
+	nsStat  []nsStat
+
+	live, dead int
+	// compactMin is how many tombstones wait for compaction at least
+	// (tests lower it).
+	compactMin int
+	// bigTF holds counts of tfOverflow and more, by term << 32 | slot.
+	bigTF map[uint64]uint32
+}
+
+type term struct {
+	stem  string
+	slots []uint32 // ascending
+	tfs   []uint16 // count in that slot, tfOverflow: see bigTF
+	df    int32    // postings of slots not deleted
+}
+
+// nsStat is a namespace's number of live and superseded facts and their
+// summed lengths (BM25's average document length).
+type nsStat struct {
+	live, sup       int64
+	liveLen, supLen int64
+}
+
+// sortTail is how many unsorted new terms prefix expansion scans before
+// the next write sorts them in.
+const sortTail = 2048
+
+// New returns an empty index.
+func New() *Index {
+	return &Index{
+		vocab:      map[string]uint32{},
+		bySlot:     map[int64]uint32{},
+		nsNum:      map[string]uint32{},
+		ordered:    true,
+		compactMin: 1024,
+	}
+}
+
+// Len returns the number of facts held (live and superseded).
+func (x *Index) Len() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.live
+}
+
+// Put inserts d, or replaces the fact with d's id.
+func (x *Index) Put(d Doc) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.putLocked(&d)
+	x.maintainLocked()
+}
+
+// Delete removes the fact with id id and reports whether it was held.
+func (x *Index) Delete(id int64) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	s, ok := x.bySlot[id]
+	if !ok {
+		return false
+	}
+	x.tombstoneLocked(s)
+	delete(x.bySlot, id)
+	x.maintainLocked()
+	return true
+}
+
+// SetSuperseded marks the fact with id id superseded or live again, in
+// place, and reports whether it was held: cheaper than a Put of the same
+// terms, and it keeps slots in id order.
+func (x *Index) SetSuperseded(id int64, superseded bool) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	s, ok := x.bySlot[id]
+	if !ok {
+		return false
+	}
+	x.setSupersededLocked(s, superseded)
+	return true
+}
+
+func (x *Index) setSupersededLocked(s uint32, superseded bool) {
+	sc := x.scope[s]
+	if (sc&flagSuperseded != 0) == superseded {
+		return
+	}
+	x.statLocked(s, -1)
+	if superseded {
+		x.scope[s] = sc | flagSuperseded
+	} else {
+		x.scope[s] = sc &^ flagSuperseded
+	}
+	x.statLocked(s, +1)
+}
+
+// statLocked adds (sign +1) or removes (-1) slot s's length from its
+// namespace's figures.
+func (x *Index) statLocked(s uint32, sign int64) {
+	st := &x.nsStat[x.scope[s]>>scopeShift]
+	if x.scope[s]&flagSuperseded != 0 {
+		st.sup += sign
+		st.supLen += sign * int64(x.lens[s])
+	} else {
+		st.live += sign
+		st.liveLen += sign * int64(x.lens[s])
+	}
+}
+
+func (x *Index) termsOfSlot(s uint32) []uint32 {
+	end := uint32(len(x.arena))
+	if int(s)+1 < len(x.start) {
+		end = x.start[s+1]
+	}
+	return x.arena[x.start[s]:end]
+}
+
+func (x *Index) tombstoneLocked(s uint32) {
+	x.statLocked(s, -1)
+	x.scope[s] |= flagDeleted
+	for _, t := range x.termsOfSlot(s) {
+		x.terms[t].df--
+	}
+	x.live--
+	x.dead++
+}
+
+// sameTermsLocked reports whether slot s holds exactly d's stems and
+// length, so a Put of d can update s in place.
+func (x *Index) sameTermsLocked(s uint32, d *Doc) bool {
+	ts := x.termsOfSlot(s)
+	if len(ts) != len(d.Terms.Stems) || x.lens[s] != uint32(d.Terms.Len) {
+		return false
+	}
+	for i, sc := range d.Terms.Stems {
+		t, ok := x.vocab[sc.Stem]
+		if !ok || t != ts[i] || x.tfLocked(t, s) != sc.Count {
+			return false
+		}
+	}
+	return true
+}
+
+// tfLocked returns term t's count in slot s (0 if absent).
+func (x *Index) tfLocked(t, s uint32) int {
+	tm := &x.terms[t]
+	i, ok := slices.BinarySearch(tm.slots, s)
+	if !ok {
+		return 0
+	}
+	return x.tf(t, s, tm.tfs[i])
+}
+
+func (x *Index) tf(t, s uint32, v uint16) int {
+	if v == tfOverflow {
+		return int(x.bigTF[uint64(t)<<32|uint64(s)])
+	}
+	return int(v)
+}
+
+func (x *Index) nsLocked(name string) uint32 {
+	n, ok := x.nsNum[name]
+	if !ok {
+		n = uint32(len(x.nsNames))
+		name = strings.Clone(name)
+		x.nsNum[name] = n
+		x.nsNames = append(x.nsNames, name)
+		x.nsStat = append(x.nsStat, nsStat{})
+	}
+	return n
+}
+
+func (x *Index) putLocked(d *Doc) {
+	ns := x.nsLocked(d.Namespace)
+	if s, ok := x.bySlot[d.ID]; ok {
+		if x.scope[s]>>scopeShift == ns && x.sameTermsLocked(s, d) {
+			x.setSupersededLocked(s, d.Superseded)
+			return
+		}
+		x.tombstoneLocked(s)
+	}
+	s := uint32(len(x.ids))
+	if len(x.ids) > 0 && d.ID < x.maxIDLocked() {
+		x.ordered = false
+	}
+	x.ids = append(x.ids, d.ID)
+	sc := ns << scopeShift
+	if d.Superseded {
+		sc |= flagSuperseded
+	}
+	x.scope = append(x.scope, sc)
+	x.lens = append(x.lens, uint32(d.Terms.Len))
+	x.start = append(x.start, uint32(len(x.arena)))
+	for _, st := range d.Terms.Stems {
+		t, ok := x.vocab[st.Stem]
+		if !ok {
+			t = uint32(len(x.terms))
+			stem := strings.Clone(st.Stem)
+			x.vocab[stem] = t
+			x.terms = append(x.terms, term{stem: stem})
+		}
+		tm := &x.terms[t]
+		if n := len(tm.slots); n > 0 && tm.slots[n-1] == s {
+			// A caller's Terms with a stem twice: count it once, summed.
+			x.addTFLocked(t, s, n-1, st.Count)
+			continue
+		}
+		tm.slots = append(tm.slots, s)
+		tm.tfs = append(tm.tfs, 0)
+		x.addTFLocked(t, s, len(tm.tfs)-1, st.Count)
+		tm.df++
+		x.arena = append(x.arena, t)
+	}
+	x.bySlot[d.ID] = s
+	x.live++
+	x.statLocked(s, +1)
+}
+
+func (x *Index) addTFLocked(t, s uint32, i, count int) {
+	tm := &x.terms[t]
+	c := x.tf(t, s, tm.tfs[i]) + count
+	if c >= tfOverflow {
+		if x.bigTF == nil {
+			x.bigTF = map[uint64]uint32{}
+		}
+		x.bigTF[uint64(t)<<32|uint64(s)] = uint32(c)
+		tm.tfs[i] = tfOverflow
+		return
+	}
+	tm.tfs[i] = uint16(c)
+}
+
+// maxIDLocked returns the id of the last slot: slots are appended, so
+// while ordered it is the largest.
+func (x *Index) maxIDLocked() int64 { return x.ids[len(x.ids)-1] }
+
+// maintainLocked sorts new terms into the prefix order and compacts when
+// tombstones are a third of the slots.
+func (x *Index) maintainLocked() {
+	if x.dead > x.compactMin && x.dead*3 > len(x.ids) {
+		x.compactLocked()
+	}
+	if len(x.terms)-len(x.sorted) >= sortTail {
+		x.sortTermsLocked()
+	}
+}
+
+// sortTermsLocked brings x.sorted up to date.
+func (x *Index) sortTermsLocked() {
+	tail := make([]uint32, 0, len(x.terms)-len(x.sorted))
+	for t := len(x.sorted); t < len(x.terms); t++ {
+		tail = append(tail, uint32(t))
+	}
+	byStem := func(a, b uint32) int { return strings.Compare(x.terms[a].stem, x.terms[b].stem) }
+	slices.SortFunc(tail, byStem)
+	merged := make([]uint32, 0, len(x.terms))
+	i, j := 0, 0
+	for i < len(x.sorted) && j < len(tail) {
+		if byStem(x.sorted[i], tail[j]) <= 0 {
+			merged = append(merged, x.sorted[i])
+			i++
+		} else {
+			merged = append(merged, tail[j])
+			j++
+		}
+	}
+	merged = append(merged, x.sorted[i:]...)
+	x.sorted = append(merged, tail[j:]...)
+}
+
+// compactLocked drops tombstoned slots, renumbers the rest in id order
+// (so Similar's oldest-first reads stop early again) and trims postings
+// to their length.
+func (x *Index) compactLocked() {
+	keep := make([]uint32, 0, x.live)
+	for s := range x.ids {
+		if x.scope[s]&flagDeleted == 0 {
+			keep = append(keep, uint32(s))
+		}
+	}
+	slices.SortFunc(keep, func(a, b uint32) int {
+		switch {
+		case x.ids[a] < x.ids[b]:
+			return -1
+		case x.ids[a] > x.ids[b]:
+			return 1
+		}
+		return 0
+	})
+	newSlot := make([]uint32, len(x.ids))
+	const none = ^uint32(0)
+	for i := range newSlot {
+		newSlot[i] = none
+	}
+	for i, s := range keep {
+		newSlot[s] = uint32(i)
+	}
+	ids := make([]int64, len(keep))
+	scope := make([]uint32, len(keep))
+	lens := make([]uint32, len(keep))
+	start := make([]uint32, len(keep))
+	arena := make([]uint32, 0, len(x.arena))
+	for i, s := range keep {
+		ids[i], scope[i], lens[i] = x.ids[s], x.scope[s], x.lens[s]
+		start[i] = uint32(len(arena))
+		arena = append(arena, x.termsOfSlot(s)...)
+		x.bySlot[ids[i]] = uint32(i)
+	}
+	var big map[uint64]uint32
+	for t := range x.terms {
+		tm := &x.terms[t]
+		slots := make([]uint32, 0, tm.df)
+		tfs := make([]uint16, 0, tm.df)
+		for i, s := range tm.slots {
+			ns := newSlot[s]
+			if ns == none {
+				continue
+			}
+			if tm.tfs[i] == tfOverflow {
+				if big == nil {
+					big = map[uint64]uint32{}
+				}
+				big[uint64(t)<<32|uint64(ns)] = x.bigTF[uint64(t)<<32|uint64(s)]
+			}
+			slots = append(slots, ns)
+			tfs = append(tfs, tm.tfs[i])
+		}
+		// Renumbering by id can reorder slots: postings stay ascending.
+		if !x.ordered {
+			sortPostings(slots, tfs)
+		}
+		tm.slots, tm.tfs = slots, tfs
+	}
+	x.ids, x.scope, x.lens, x.start, x.arena = ids, scope, lens, start, slices.Clip(arena)
+	x.bigTF = big
+	x.dead = 0
+	x.ordered = true
+}
+
+// sortPostings sorts slots ascending, keeping each tf with its slot.
+func sortPostings(slots []uint32, tfs []uint16) {
+	type p struct {
+		s  uint32
+		tf uint16
+	}
+	ps := make([]p, len(slots))
+	for i := range slots {
+		ps[i] = p{slots[i], tfs[i]}
+	}
+	slices.SortFunc(ps, func(a, b p) int {
+		switch {
+		case a.s < b.s:
+			return -1
+		case a.s > b.s:
+			return 1
+		}
+		return 0
+	})
+	for i := range ps {
+		slots[i], tfs[i] = ps[i].s, ps[i].tf
+	}
+}
+
+// loadBatch is how many facts Load derives before inserting them under
+// one hold of the write lock.
+const loadBatch = 1024
+
+// Load adds every fact of facts (a later fact of the same id replaces an
+// earlier one), deriving terms on workers goroutines (<= 0: GOMAXPROCS),
+// each with its own [Stemmer], and compacts at the end. Searches run
+// between batches. It returns ctx's error if ctx ends first, with the facts
+// read so far inserted.
+func (x *Index) Load(ctx context.Context, facts iter.Seq[Fact], workers int) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	stemmers := make([]Stemmer, workers)
+	batch := make([]Fact, 0, loadBatch)
+	docs := make([]Doc, loadBatch)
+	flush := func() {
+		n := len(batch)
+		w := min(workers, max(1, n/64))
+		var wg sync.WaitGroup
+		for i := range w {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := i; j < n; j += w {
+					docs[j] = stemmers[i].Doc(batch[j])
+				}
+			}()
+		}
+		wg.Wait()
+		x.mu.Lock()
+		for j := range n {
+			x.putLocked(&docs[j])
+			docs[j] = Doc{}
+		}
+		x.maintainLocked()
+		x.mu.Unlock()
+		batch = batch[:0]
+	}
+	for f := range facts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		batch = append(batch, f)
+		if len(batch) == loadBatch {
+			flush()
+		}
+	}
+	if len(batch) > 0 {
+		flush()
+	}
+	x.mu.Lock()
+	x.compactLocked()
+	x.sortTermsLocked()
+	x.mu.Unlock()
+	return ctx.Err()
+}
+
+// Bytes estimates the memory the index holds, in bytes (capacities of its
+// slices and strings, plus an estimate of map overhead).
+func (x *Index) Bytes() int64 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	const mapEntry = 48 // key/value plus bucket overhead, roughly
+	n := int64(0)
+	for i := range x.terms {
+		tm := &x.terms[i]
+		n += int64(len(tm.stem)) + int64(cap(tm.slots))*4 + int64(cap(tm.tfs))*2
+	}
+	n += int64(cap(x.terms)) * 72 // term header: string, two slices, df
+	n += int64(len(x.vocab)) * (mapEntry + 4)
+	n += int64(cap(x.sorted)) * 4
+	n += int64(cap(x.ids))*8 + int64(cap(x.scope))*4 + int64(cap(x.lens))*4 + int64(cap(x.start))*4
+	n += int64(cap(x.arena)) * 4
+	n += int64(len(x.bySlot)) * (mapEntry + 12)
+	n += int64(len(x.bigTF)) * (mapEntry + 12)
+	for _, s := range x.nsNames {
+		n += int64(len(s)) + 16 + mapEntry + 48
+	}
+	return n
+}
