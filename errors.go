@@ -30,4 +30,10 @@ var (
 	// refused until the process is restarted and opens the file now at
 	// the path.
 	ErrStoreMoved = errors.New("holomem: the database file was deleted or replaced while open: writes are refused; restart holomem to open the file now at the path")
+	// ErrChangesPruned means a change feed cannot say what changed since
+	// the cursor given: the changes were pruned, more than
+	// MaxFactChanges are pending, or the cursor is not from this database.
+	// The caller reloads everything and continues from the next cursor
+	// returned with it (see ChangeFeeder).
+	ErrChangesPruned = errors.New("holomem: changes since the cursor are no longer known: reload")
 )

@@ -352,6 +352,43 @@ type EntityRelinker interface {
 	RelinkEntities(ctx context.Context, afterID int64, limit int) (lastID int64, err error)
 }
 
+// ChangeFeeder is an optional [Store] extension: a feed of the facts
+// changed, by this process or any other writing the same database. A warm
+// process (serve, mcp) keeps in-memory copies of facts (a lexical index, a
+// row cache); before using them it asks for the ids changed since its
+// cursor and reloads those rows only, so a write made elsewhere (a CLI add
+// while serve runs) is seen at once without reloading everything.
+//
+// A change is a fact's row inserted, updated (any column, the retrieval
+// and feedback counters and the vectors included) or deleted, or one of
+// its entity links added, removed or moved. Edges are not in the feed
+// except where they change a facts row (a supersedes edge sets
+// superseded_by). A rolled-back write leaves no change. Stores keep a
+// bounded history (see [MaxFactChanges] and [ErrChangesPruned]).
+// Implementations are safe for concurrent use.
+type ChangeFeeder interface {
+	// FactChangeCursor is the cursor of now: a follower that loads the facts
+	// after taking it, then asks FactChanges(cursor), misses no write.
+	FactChangeCursor(ctx context.Context) (int64, error)
+	// FactChanges returns the ids of facts changed after cursor since (a
+	// fact's row inserted, updated or deleted, or its entity links changed),
+	// oldest first (an id may repeat), and the cursor to pass next time.
+	// With nothing new it returns no ids and a next cursor (usually
+	// since), and costs one indexed lookup. When changes after since were
+	// pruned, since is not a cursor of this database, or more than
+	// [MaxFactChanges] are pending, it returns an error wrapping
+	// [ErrChangesPruned] with a valid next cursor: the follower reloads
+	// everything and continues from next.
+	FactChanges(ctx context.Context, since int64) (ids []int64, next int64, err error)
+}
+
+// MaxFactChanges bounds the ids one [ChangeFeeder.FactChanges] call
+// returns. A follower further behind (a bulk import, an embedding
+// backfill) gets [ErrChangesPruned] instead: reloading everything once is
+// then cheaper than reloading that many rows one batch at a time, and the
+// answer stays small.
+const MaxFactChanges = 10000
+
 // TermStatser is an optional [SearchStore] extension for callers that
 // score full text themselves (recall re-scores its candidates with BM25
 // over stems, parameters chosen by measurement): the number of facts the

@@ -74,6 +74,20 @@
 // superseded another when foreign keys are on (the older fact's
 // superseded_by is cleared, which re-indexes it).
 //
+// # Change feed
+//
+// fact_changes (migration 0008) is the store's [holomem.ChangeFeeder]:
+// triggers append the fact id, with a seq, on every insert, update and
+// delete of a facts row and when its entity links are removed or moved;
+// the store appends the facts whose links it adds without writing their
+// row (link inserts have no trigger: it would make a bulk import open a
+// statement journal per link). SQLite has one writer, so seq order is
+// commit order and seqs have no gaps; the cursor is the last seq, and
+// FactChanges reads from the row at the cursor on, so one indexed lookup
+// says "nothing new" and a first row past cursor+1 says "pruned". Every
+// 1024th row deletes the rows more than 50000 behind it. Writes of other
+// processes and tools show up like the store's own.
+//
 // # Concurrency
 //
 // A [Store] is safe for concurrent use. Reads run in parallel on a pool of

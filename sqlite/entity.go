@@ -176,9 +176,13 @@ func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 		if !mentions(content, rowcodec.SplitTags(tags), key) {
 			continue
 		}
-		if _, err := w.exec(`INSERT OR IGNORE INTO fact_entities (fact_id, entity_id, pos)
-			VALUES (?, ?, (SELECT count(*) FROM fact_entities WHERE fact_id = ?))`, fid, id, fid); err != nil {
+		res, err := w.exec(`INSERT OR IGNORE INTO fact_entities (fact_id, entity_id, pos)
+			VALUES (?, ?, (SELECT count(*) FROM fact_entities WHERE fact_id = ?))`, fid, id, fid)
+		if err != nil {
 			return fmt.Errorf("promote %q: %w", key, err)
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			w.linked = append(w.linked, fid)
 		}
 	}
 	return nil
@@ -561,6 +565,7 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 			if _, err := w.linkEntities(f.id, f.ns, extractEntities(f.body, rowcodec.SplitTags(f.tag))); err != nil {
 				return err
 			}
+			w.linked = append(w.linked, f.id)
 			if err := w.pruneEntities(old); err != nil {
 				return err
 			}

@@ -40,6 +40,25 @@ type wtx struct {
 	// transaction that had the term as a recurring candidate without
 	// linking it (termFacts reads committed facts only).
 	terms map[entityCacheKey][]int64
+	// linked holds the facts whose entity links this transaction added
+	// without writing their row (recurring terms promoted, entities
+	// derived again): the change feed has no trigger on link inserts
+	// (migration 0008), so flushChanges records them.
+	linked []int64
+}
+
+// flushChanges records the facts of w.linked in the change feed. A new
+// or updated fact's links need no row of their own: the trigger on its
+// row wrote one.
+func (w *wtx) flushChanges() error {
+	if len(w.linked) == 0 {
+		return nil
+	}
+	if _, err := w.exec("INSERT INTO fact_changes (fact_id) SELECT value FROM json_each(?)", idList(w.linked)); err != nil {
+		return fmt.Errorf("change feed: %w", err)
+	}
+	w.linked = w.linked[:0]
+	return nil
 }
 
 // ftsRow is one row of facts_fts: the indexed text of content and tags
@@ -161,6 +180,9 @@ func (s *Store) updateLocked(w *wtx, fn func(w *wtx) error) error {
 		return err
 	}
 	if err := w.flushFTS(); err != nil {
+		return err
+	}
+	if err := w.flushChanges(); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -15,7 +15,8 @@
 // normalisation, Russian and English inflection, ё folding, namespaces and
 // FTS operator characters as plain data), entities and aliases (with '%' and
 // '_' as literal characters), embeddings per model, HRR scans, edges, stats
-// with edge activity, meta values and concurrent use.
+// with edge activity, meta values, concurrent use and, for stores that
+// have one, the change feed (holomem.ChangeFeeder).
 //
 // # Caveats
 //

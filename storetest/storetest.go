@@ -62,6 +62,9 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"Meta", testMeta},
 		{"Injections", testInjections},
 		{"Concurrent", testConcurrent},
+		{"Feed/Writes", testFeedWrites},
+		{"Feed/Cursor", testFeedCursor},
+		{"Feed/TooMany", testFeedTooMany},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,111 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/holomem/holomem"
+)
+
+var _ holomem.ChangeFeeder = (*Store)(nil)
+
+// qFactChanges reads the feed from the row at since (which a follower has
+// seen) on: one seek on the rowid. The row at since tells that nothing was
+// pruned in between; with nothing new it is the only row.
+const qFactChanges = "SELECT seq, fact_id FROM fact_changes WHERE seq >= ? ORDER BY seq LIMIT ?"
+
+// qFactChangeHead is the last seq given: sqlite_sequence keeps it even
+// when the table is empty (a tool deleted the rows).
+const qFactChangeHead = `SELECT max(
+	coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'fact_changes'), 0),
+	coalesce((SELECT max(seq) FROM fact_changes), 0))`
+
+// FactChangeCursor returns the seq of the last change committed (0 for a
+// database without changes); see [holomem.ChangeFeeder].
+func (s *Store) FactChangeCursor(ctx context.Context) (int64, error) {
+	var head int64
+	if err := s.rdb.QueryRowContext(ctx, qFactChangeHead).Scan(&head); err != nil {
+		return 0, fmt.Errorf("fact change cursor: %w", err)
+	}
+	return head, nil
+}
+
+// FactChanges returns the ids of the facts changed after since, in commit
+// order; see [holomem.ChangeFeeder]. It reads the rows from since on in
+// one statement (one snapshot): when the first is neither since nor
+// since+1, the rows between were pruned. Up to date, it costs one indexed
+// lookup of one row.
+func (s *Store) FactChanges(ctx context.Context, since int64) ([]int64, int64, error) {
+	pruned := func(why string) ([]int64, int64, error) {
+		head, err := s.FactChangeCursor(ctx)
+		if err != nil {
+			return nil, since, fmt.Errorf("fact changes: %w", err)
+		}
+		return nil, head, fmt.Errorf("fact changes since %d: %w (%s)", since, holomem.ErrChangesPruned, why)
+	}
+	if since < 0 {
+		return pruned("negative cursor")
+	}
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	// Up to since's row, MaxFactChanges ids, and one more to tell that
+	// there are more.
+	if st := s.readStmt(ctx, qFactChanges); st != nil {
+		rows, err = st.QueryContext(ctx, since, holomem.MaxFactChanges+2)
+	} else {
+		rows, err = s.rdb.QueryContext(ctx, qFactChanges, since, holomem.MaxFactChanges+2)
+	}
+	if err != nil {
+		return nil, since, fmt.Errorf("fact changes: %w", err)
+	}
+	defer rows.Close()
+	var (
+		ids   []int64
+		first = int64(-1)
+		next  = since
+	)
+	for rows.Next() {
+		var seq, id int64
+		if err := rows.Scan(&seq, &id); err != nil {
+			return nil, since, fmt.Errorf("fact changes: %w", err)
+		}
+		if first < 0 {
+			first = seq
+		}
+		if seq > since {
+			ids = append(ids, id)
+			next = seq
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, since, fmt.Errorf("fact changes: %w", err)
+	}
+	rows.Close()
+	switch {
+	case first < 0:
+		// No row at or after since: up to date only if since is the head
+		// (an empty feed); otherwise the cursor is not this database's.
+		// Read both in one snapshot: a row committed after the query
+		// above is no reason to reload.
+		var newer bool
+		var head int64
+		if err := s.rdb.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fact_changes WHERE seq >= ?), ("+qFactChangeHead+")", since).Scan(&newer, &head); err != nil {
+			return nil, since, fmt.Errorf("fact changes: %w", err)
+		}
+		switch {
+		case newer:
+			return s.FactChanges(ctx, since) // the feed has a row at since now
+		case head == since:
+			return nil, since, nil
+		}
+		return nil, head, fmt.Errorf("fact changes since %d: %w (the feed ends at %d)", since, holomem.ErrChangesPruned, head)
+	case first > since+1:
+		return pruned(fmt.Sprintf("the feed starts at %d", first))
+	case len(ids) > holomem.MaxFactChanges:
+		return pruned(fmt.Sprintf("more than %d changes", holomem.MaxFactChanges))
+	}
+	return ids, next, nil
+}
