@@ -91,6 +91,9 @@ type term struct {
 	slots []uint32 // ascending
 	tfs   []uint16 // count in that slot, tfOverflow: see bigTF
 	df    int32    // postings of slots not deleted
+	// maxTF is at least the largest count in the postings (not lowered by
+	// deletes): Search's bound on what the term can add to a score.
+	maxTF uint32
 }
 
 // nsStat is a namespace's number of live and superseded facts and their
@@ -297,6 +300,7 @@ func (x *Index) putLocked(d *Doc) {
 func (x *Index) addTFLocked(t, s uint32, i, count int) {
 	tm := &x.terms[t]
 	c := x.tf(t, s, tm.tfs[i]) + count
+	tm.maxTF = max(tm.maxTF, uint32(c))
 	if c >= tfOverflow {
 		if x.bigTF == nil {
 			x.bigTF = map[uint64]uint32{}
@@ -389,6 +393,7 @@ func (x *Index) compactLocked() {
 		tm := &x.terms[t]
 		slots := make([]uint32, 0, tm.df)
 		tfs := make([]uint16, 0, tm.df)
+		maxTF := uint32(0)
 		for i, s := range tm.slots {
 			ns := newSlot[s]
 			if ns == none {
@@ -402,7 +407,9 @@ func (x *Index) compactLocked() {
 			}
 			slots = append(slots, ns)
 			tfs = append(tfs, tm.tfs[i])
+			maxTF = max(maxTF, uint32(x.tf(uint32(t), s, tm.tfs[i])))
 		}
+		tm.maxTF = maxTF
 		// Renumbering by id can reorder slots: postings stay ascending.
 		if !x.ordered {
 			sortPostings(slots, tfs)
