@@ -1,6 +1,8 @@
 package lexindex
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -297,4 +299,90 @@ func TestIndex_Concurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestIndex_Load checks that a bulk load holds what putting every fact
+// one by one holds: the same searches, statistics and similar facts, with
+// enough new stems that prefix expansion reads the sorted vocabulary.
+func TestIndex_Load(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	z := newZipf(r)
+	var fs []Fact
+	for i := range 3000 {
+		f := Fact{
+			ID:         int64(i%2900 + 1), // the last 100 replace earlier ones
+			Namespace:  []string{"a", "b"}[r.Intn(2)],
+			Superseded: r.Intn(6) == 0,
+			Content:    fmt.Sprintf("%s unique%d развертыван%d", genText(r, z, 3+r.Intn(20)), i, i%50),
+		}
+		if r.Intn(5) == 0 {
+			f.Tags = []string{"tag" + fmt.Sprint(i%7)}
+		}
+		fs = append(fs, f)
+	}
+	loaded := New()
+	if err := loaded.Load(t.Context(), slices.Values(fs), 2); err != nil {
+		t.Fatal(err)
+	}
+	put := New()
+	for _, f := range fs {
+		put.Put(Doc{ID: f.ID, Namespace: f.Namespace, Superseded: f.Superseded, Terms: TermsOf(f.Content, f.Tags)})
+	}
+	if got, want := loaded.Len(), put.Len(); got != want || got != 2900 {
+		t.Fatalf("Len %d, want %d (2900)", got, want)
+	}
+	for i := range 200 {
+		q := NewQuery(genText(r, z, 1+r.Intn(3)) + " развертывание unique" + fmt.Sprint(r.Intn(3000)))
+		q.IncludeSuperseded = i%2 == 0
+		ns := []string{"a", "b"}[i%2]
+		if got, want := loaded.Search(ns, q, 20), put.Search(ns, q, 20); !slices.Equal(got, want) {
+			t.Fatalf("Search %v:\n loaded %v\n put    %v", q, got, want)
+		}
+		terms := strings.Fields(genText(r, z, 6))
+		if got, want := loaded.Similar(ns, terms, 10, 50), put.Similar(ns, terms, 10, 50); !slices.Equal(got, want) {
+			t.Fatalf("Similar %q:\n loaded %v\n put    %v", terms, got, want)
+		}
+	}
+	n1, df1 := loaded.Stats(NewQuery("nginx deploy развертывание").Stems)
+	n2, df2 := put.Stats(NewQuery("nginx deploy развертывание").Stems)
+	if n1 != n2 || !slices.Equal(df1, df2) {
+		t.Errorf("Stats: loaded %d %v, put %d %v", n1, df1, n2, df2)
+	}
+
+	t.Run("ErrCanceled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		if err := New().Load(ctx, slices.Values(fs), 1); !errors.Is(err, context.Canceled) {
+			t.Errorf("Load with a canceled context: %v", err)
+		}
+	})
+}
+
+// TestIndex_LargeCounts checks a count too large for a posting's 16 bits
+// (a word repeated 70,000 times in one fact) through search, compaction
+// and an in-place update.
+func TestIndex_LargeCounts(t *testing.T) {
+	big := Doc{ID: 1, Namespace: "a", Terms: Terms{Stems: []StemCount{{"spam", 70000}, {"ham", 1}}, Len: 70001}}
+	small := doc(2, "a", false, "spam ham eggs")
+	x := New()
+	x.compactMin = 0
+	docs := map[int64]Doc{1: big, 2: small}
+	x.Put(big)
+	x.Put(small)
+	x.Put(doc(3, "a", false, "eggs"))
+	x.Put(doc(4, "a", false, "eggs"))
+	x.Delete(3)
+	x.Delete(4) // compacts: more than a third of the slots are tombstones
+	if x.mu.Lock(); len(x.ids) != 2 {
+		t.Errorf("%d slots after deletes, want 2 (compacted)", len(x.ids))
+	}
+	x.mu.Unlock()
+	q := NewQuery("spam ham")
+	if got, want := x.Search("a", q, 0), bruteSearch(docs, "a", q, 0); !slices.Equal(got, want) {
+		t.Errorf("Search %v, want %v", got, want)
+	}
+	x.Put(big) // the same terms: updated in place
+	if got, want := x.Search("a", q, 0), bruteSearch(docs, "a", q, 0); !slices.Equal(got, want) {
+		t.Errorf("after an in-place put: %v, want %v", got, want)
+	}
 }
