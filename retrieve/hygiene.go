@@ -46,7 +46,11 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 	if q := hygieneQuery(f.Content); q != "" {
 		var matches []holomem.TextMatch
 		var err error
-		if sf, ok := m.store.(similarFacts); ok {
+		if lx := m.liveIndex(ctx); lx != nil {
+			for _, h := range lx.Similar(f.Namespace, strings.Fields(q), hygieneCandidates, hygieneTermDocs) {
+				matches = append(matches, holomem.TextMatch{ID: h.ID, Score: h.Score})
+			}
+		} else if sf, ok := m.store.(similarFacts); ok {
 			matches, err = sf.SimilarFacts(ctx, f.Namespace, strings.Fields(q), hygieneCandidates, hygieneTermDocs)
 		} else {
 			matches, err = m.store.SearchText(ctx, f.Namespace, q, hygieneCandidates, holomem.WithMaxTermDocs(hygieneTermDocs))
@@ -182,7 +186,7 @@ func (m *Memory) loadHygieneCandidates(ctx context.Context, cands map[int64]*can
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	facts, _, err := m.store.FindFacts(ctx, holomem.FactFilter{IDs: ids, Lean: true})
+	facts, err := m.loadFacts(ctx, ids, false, false)
 	if err != nil {
 		return fmt.Errorf("load candidates: %w", err)
 	}

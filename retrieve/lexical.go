@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/lexindex"
 	"github.com/holomem/holomem/text"
 )
 
@@ -33,12 +34,13 @@ type lexicalQuery struct {
 	df map[string]int64
 }
 
-// newLexicalQuery looks up the stems' document frequencies. It returns
-// nil when the store cannot report them; the fts channel then keeps the
-// store's own normalised BM25.
-func (m *Memory) newLexicalQuery(ctx context.Context, q string) (*lexicalQuery, error) {
+// newLexicalQuery looks up the stems' document frequencies: in the live
+// index lx when recall uses it, else from the store. It returns nil when
+// the store cannot report them; the fts channel then keeps the store's own
+// normalised BM25.
+func (m *Memory) newLexicalQuery(ctx context.Context, q string, lx *lexindex.Index) (*lexicalQuery, error) {
 	ts, ok := m.store.(holomem.TermStatser)
-	if !ok {
+	if !ok && lx == nil {
 		return nil, nil
 	}
 	lq := &lexicalQuery{}
@@ -52,9 +54,15 @@ func (m *Memory) newLexicalQuery(ctx context.Context, q string) (*lexicalQuery, 
 	if len(lq.stems) == 0 {
 		return nil, nil
 	}
-	n, df, err := ts.TermStats(ctx, lq.stems)
-	if err != nil {
-		return nil, err
+	var n int64
+	var df []int64
+	if lx != nil {
+		n, df = lx.Stats(lq.stems)
+	} else {
+		var err error
+		if n, df, err = ts.TermStats(ctx, lq.stems); err != nil {
+			return nil, err
+		}
 	}
 	lq.idf = make([]float64, len(df))
 	lq.df = make(map[string]int64, len(df))

@@ -76,6 +76,12 @@ type Options struct {
 	// Close (long-running processes: serve, mcp). Zero writes them at once.
 	// Either way a failed count write never fails a recall.
 	RetrievalFlush time.Duration
+	// LiveIndex keeps an in-memory text index and a cache of candidate
+	// rows, kept current by the store's change feed (see live), when the
+	// store has one ([holomem.ChangeFeeder]): recall and write-time hygiene
+	// then run no full-text SQL. For long-running processes (serve, mcp);
+	// [Memory.Warm] loads it, and until then recall uses the store's search.
+	LiveIndex bool
 	// Now is the clock; nil means time.Now. Tests set it.
 	Now func() time.Time
 	// Logger receives warnings about degraded modes; nil discards them.
@@ -109,6 +115,10 @@ type Memory struct {
 
 	// terms caches candidates' stems for BM25 re-scoring and Jaccard.
 	terms termCache
+
+	// live is the in-memory text index and row cache (nil unless
+	// Options.LiveIndex and the store has a change feed).
+	live *live
 
 	mu struct {
 		sync.Mutex
@@ -169,6 +179,9 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 			CanaryMin: opts.CanaryMin, GraphM: opts.GraphM, Now: opts.Now,
 		}, m.log)
 	}
+	if feed, ok := store.(holomem.ChangeFeeder); ok && opts.LiveIndex {
+		m.live = &live{feed: feed, store: store, log: m.log, withHRR: !opts.DisableHRR}
+	}
 	if opts.RetrievalFlush > 0 {
 		m.startFlusher()
 	}
@@ -187,9 +200,13 @@ func (m *Memory) Refresh(ctx context.Context) error {
 	return m.sem.Refresh(ctx)
 }
 
-// Warm loads what the first query would otherwise wait for: the vector
-// index and the model's weights (when the embedder can preload).
+// Warm loads what the first query would otherwise wait for: the text
+// index ([Options.LiveIndex]), the vector index and the model's weights
+// (when the embedder can preload).
 func (m *Memory) Warm(ctx context.Context) error {
+	if err := m.WarmText(ctx); err != nil {
+		return err
+	}
 	if m.sem == nil {
 		return nil
 	}
@@ -200,6 +217,19 @@ func (m *Memory) Warm(ctx context.Context) error {
 	}
 	return m.sem.Load(ctx)
 }
+
+// WarmText loads the in-memory text index when [Options.LiveIndex] asked
+// for one (and the store has a change feed); otherwise it does nothing.
+func (m *Memory) WarmText(ctx context.Context) error {
+	if m.live == nil {
+		return nil
+	}
+	return m.live.load(ctx, nil)
+}
+
+// LiveText reports whether recall and hygiene use the in-memory text index
+// now (it is loaded and following the store's change feed).
+func (m *Memory) LiveText() bool { return m.live != nil && m.live.ready.Load() }
 
 // Index returns the vector index, nil without an embedder: build its HNSW
 // graph, run its recall canary or read its status. Its methods accept a nil

@@ -54,18 +54,28 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	}
 	// Candidates: every fact sharing a content word with the query, the
 	// best pool of them by the store's BM25; fusion then re-scores them.
-	lq, err := m.newLexicalQuery(ctx, lex)
+	// A long-running process ranks them from its in-memory index (exact
+	// BM25 over every fact sharing a stem); others ask the store.
+	lx := m.liveIndex(ctx)
+	lq, err := m.newLexicalQuery(ctx, lex, lx)
 	if err != nil {
 		return nil, fmt.Errorf("full-text statistics: %w", err)
 	}
 	sopts = append(sopts, holomem.WithAnyTerm())
-	ftsOpts := slices.Clip(sopts)
-	if lq != nil {
-		ftsOpts = append(ftsOpts, holomem.WithTermDocs(lq.df))
-	}
-	matches, err := m.store.SearchText(ctx, q.Namespace, text.QueryText(lex), pool, ftsOpts...)
-	if err != nil {
-		return nil, fmt.Errorf("full-text search: %w", err)
+	var matches []holomem.TextMatch
+	if lx != nil {
+		if lq != nil {
+			matches = liveSearch(lx, q.Namespace, lq, q.IncludeSuperseded, pool)
+		}
+	} else {
+		ftsOpts := slices.Clip(sopts)
+		if lq != nil {
+			ftsOpts = append(ftsOpts, holomem.WithTermDocs(lq.df))
+		}
+		matches, err = m.store.SearchText(ctx, q.Namespace, text.QueryText(lex), pool, ftsOpts...)
+		if err != nil {
+			return nil, fmt.Errorf("full-text search: %w", err)
+		}
 	}
 	for _, mt := range matches {
 		get(mt.ID).scores.FTS = mt.Score
@@ -227,9 +237,7 @@ func (m *Memory) loadCandidates(ctx context.Context, cands map[int64]*candidate,
 		return nil
 	}
 	slices.Sort(ids)
-	facts, _, err := m.store.FindFacts(ctx, holomem.FactFilter{
-		IDs: ids, WithHRR: !m.opts.DisableHRR, IncludeSuperseded: q.IncludeSuperseded, Lean: true,
-	})
+	facts, err := m.loadFacts(ctx, ids, !m.opts.DisableHRR, q.IncludeSuperseded)
 	if err != nil {
 		return fmt.Errorf("load candidates: %w", err)
 	}
@@ -257,7 +265,7 @@ func (m *Memory) attachEntities(ctx context.Context, hits []holomem.Hit) error {
 	for i, h := range hits {
 		ids[i] = h.Fact.ID
 	}
-	ents, err := m.store.EntitiesOf(ctx, ids)
+	ents, err := m.entitiesOf(ctx, ids)
 	if err != nil {
 		return fmt.Errorf("load entities: %w", err)
 	}

@@ -49,6 +49,9 @@ type app struct {
 	// retrievalFlush batches retrieval counts off recall's path in
 	// long-running commands (serve, mcp); one-shot commands write at once.
 	retrievalFlush time.Duration
+	// liveIndex keeps the text index and candidate rows in memory,
+	// following the store's change feed (serve, mcp).
+	liveIndex bool
 
 	// openMu guards the lazy store and memory: the prompt hook logs its
 	// outcome while a recall that missed the deadline may still be opening.
@@ -190,6 +193,7 @@ func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
 		// Bookkeeping never fails a recall; long-running processes batch it.
 		RetrievalFlush: a.retrievalFlush,
 		DecayFloor:     a.decayFloor,
+		LiveIndex:      a.liveIndex,
 	}
 	if emb, err := a.embedder(); err == nil {
 		opts.Embedder = emb

@@ -25,7 +25,7 @@ func (a *app) evalCmd() *cobra.Command {
 		weights         []string
 		ks              []int
 		undated, ablate bool
-		noHRR           bool
+		noHRR, live     bool
 		factCategory    string
 	)
 	cmd := &cobra.Command{
@@ -83,7 +83,7 @@ qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 			opts := retrieve.Options{
 				Logger:       slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 				DisableGraph: true, HalfLife: a.halfLife, DisableHRR: noHRR, Now: clock,
-				DecayFloor: a.decayFloor,
+				DecayFloor: a.decayFloor, LiveIndex: live,
 			}
 			if emb, err := a.embedder(); err == nil {
 				opts.Embedder = emb
@@ -115,6 +115,9 @@ qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 				return err
 			}
 			defer m.Close()
+			if err := m.WarmText(ctx); err != nil {
+				return err
+			}
 			rep, err := eval.Run(ctx, m, d, eval.Config{Ks: ks, Undated: undated, Systems: systems})
 			if err != nil {
 				return err
@@ -131,6 +134,7 @@ qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 	fl.BoolVar(&ablate, "ablate", false, "also measure each channel alone")
 	fl.StringVar(&factCategory, "fact-category", "", "store every fact under this category (decay's half-life depends on it)")
 	fl.BoolVar(&noHRR, "no-hrr", false, "run without the hrr channel")
+	fl.BoolVar(&live, "live", false, "recall as serve and mcp do, from the in-memory text index (default: as a one-shot command, from the store's full-text search)")
 	return cmd
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/holomem/holomem/mcpserver"
 	"github.com/spf13/cobra"
@@ -18,14 +19,26 @@ working directory (--global for the shared one). Logs go to stderr.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.useGraph = true
 			a.retrievalFlush = retrievalFlushEvery
+			a.liveIndex = true
 			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err
 			}
+			// The text index loads while the client starts up; recall uses
+			// the store's search until it is ready.
+			ctx, cancel := context.WithCancel(cmd.Context())
+			var warm sync.WaitGroup
+			warm.Go(func() {
+				if err := m.WarmText(ctx); err != nil && ctx.Err() == nil {
+					a.logger().Warn("text index not loaded; recall uses the store's search", "err", err)
+				}
+			})
+			defer warm.Wait()
+			defer cancel()
 			srv := mcpserver.New(m, m.Store(), mcpserver.Options{
 				Namespace: a.ns(), Version: version, Logger: a.logger(),
 			})
-			err = srv.ServeStdio(cmd.Context())
+			err = srv.ServeStdio(ctx)
 			if errors.Is(err, context.Canceled) {
 				return nil
 			}

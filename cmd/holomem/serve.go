@@ -43,6 +43,7 @@ the periodic refresh staying as the fallback.`,
 			ctx := cmd.Context()
 			a.useGraph = true
 			a.retrievalFlush = retrievalFlushEvery
+			a.liveIndex = true
 			m, err := a.memory(ctx)
 			if err != nil {
 				return err

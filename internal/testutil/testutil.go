@@ -6,6 +6,11 @@
 // named by HOLOMEM_TEST_POSTGRES (see package pgtest), dropped when the
 // test ends: the retrieval tests run on both backends that way
 // (`.ci/run` runs them on PostgreSQL too).
+//
+// With HOLOMEM_TEST_LIVE=1 every memory keeps the in-memory text index of
+// a long-running process ([retrieve.Options.LiveIndex]), loaded before the
+// test uses it: `.ci/run` runs the retrieval tests that way too, so recall
+// and hygiene behave the same from the index as from the store's search.
 package testutil
 
 import (
@@ -48,14 +53,34 @@ func MustOpenStore(tb testing.TB) holomem.Store {
 	return s
 }
 
-// MustOpenMemory opens a store and a memory service over it.
+// LiveEnv, set to 1, makes MustOpenMemory keep the live text index.
+const LiveEnv = "HOLOMEM_TEST_LIVE"
+
+// MustOpenMemory opens a store and a memory service over it. With
+// opts.LiveIndex (or HOLOMEM_TEST_LIVE=1) the text index is loaded first.
 func MustOpenMemory(tb testing.TB, opts retrieve.Options) (*retrieve.Memory, holomem.Store) {
 	tb.Helper()
 	s := MustOpenStore(tb)
+	m := MustNewMemory(tb, s, opts)
+	return m, s
+}
+
+// MustNewMemory returns a memory service over s, closed when the test
+// ends; see MustOpenMemory for the live text index.
+func MustNewMemory(tb testing.TB, s holomem.Store, opts retrieve.Options) *retrieve.Memory {
+	tb.Helper()
+	if os.Getenv(LiveEnv) == "1" {
+		opts.LiveIndex = true
+	}
 	m, err := retrieve.New(s, opts)
 	if err != nil {
 		tb.Fatalf("new memory: %v", err)
 	}
 	tb.Cleanup(func() { m.Close() })
-	return m, s
+	if opts.LiveIndex {
+		if err := m.WarmText(tb.Context()); err != nil {
+			tb.Fatalf("load text index: %v", err)
+		}
+	}
+	return m
 }
