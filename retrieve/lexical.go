@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/holomem/holomem"
@@ -87,30 +88,44 @@ func contains(list []string, s string) bool {
 // divided by the best candidate's (so the best is 1). The average length
 // is the candidates' own: they are the facts that share words with the
 // query, and with b 0.3 the estimate moves scores little.
-func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate) {
+//
+// With the live index lx the counts come from it (no text is tokenised);
+// a candidate it does not hold (written after this recall's sync) is
+// counted from its text.
+func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lexindex.Index) {
 	type doc struct {
 		c   *candidate
-		tf  map[string]float64
+		tf  []float64 // by lq.stems
 		len int
 	}
 	// The candidates' stems come from m.terms (tokenised and stemmed once
 	// per fact text); the counts are the same as stemming every token here.
 	docs := make([]doc, 0, len(cands))
+	q := lexindex.Query{Stems: lq.stems, Prefixes: lq.prefixes}
+	tfs := make([]float64, len(cands)*len(lq.stems))
 	total := 0
 	for _, c := range cands {
 		if c.fact == nil {
 			continue
 		}
-		ft := m.terms.get(c.fact)
-		d := doc{c: c, tf: make(map[string]float64, len(lq.stems)), len: ft.n}
-		for _, sc := range ft.stems {
-			if contains(lq.stems, sc.stem) {
-				d.tf[sc.stem] += sc.count
-				continue
-			}
-			for j, p := range lq.prefixes {
-				if p != "" && strings.HasPrefix(sc.stem, p) {
-					d.tf[lq.stems[j]] += 0.5 * sc.count
+		d := doc{c: c, tf: tfs[:len(lq.stems):len(lq.stems)]}
+		tfs = tfs[len(lq.stems):]
+		ok := false
+		if lx != nil {
+			d.len, ok = lx.TF(c.fact.ID, q, d.tf)
+		}
+		if !ok {
+			ft := m.terms.get(c.fact)
+			d.len = ft.n
+			for _, sc := range ft.stems {
+				if j := slices.Index(lq.stems, sc.stem); j >= 0 {
+					d.tf[j] += sc.count
+					continue
+				}
+				for j, p := range lq.prefixes {
+					if p != "" && strings.HasPrefix(sc.stem, p) {
+						d.tf[j] += 0.5 * sc.count
+					}
 				}
 			}
 		}
@@ -126,8 +141,8 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate) {
 	for i, d := range docs {
 		s := 0.0
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(d.len)/avg)
-		for j, st := range lq.stems {
-			if f := d.tf[st]; f > 0 {
+		for j := range lq.stems {
+			if f := d.tf[j]; f > 0 {
 				s += lq.idf[j] * f * (bm25K1 + 1) / (f + norm)
 			}
 		}

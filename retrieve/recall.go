@@ -120,7 +120,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	}
 	clk.done(StageLoad)
 	if lq != nil {
-		m.scoreBM25(lq, cands)
+		m.scoreBM25(lq, cands, lx)
 	}
 	clk.done(StageBM25)
 	lexQ := q
