@@ -37,9 +37,17 @@ func EncodeQuery(tokens, entities []string) Vector {
 	return encode(tokens, entities)
 }
 
-// QueryKey returns the scan key of [EncodeQuery].
+// QueryKey returns the scan key of [EncodeQuery]: NewKey(EncodeQuery(...)),
+// computed like [EncodeFactCompact] without an arc tangent per component
+// (phaseByte gives the bytes quantize(atan2) does), a tenth of a warm
+// recall's CPU otherwise.
 func QueryKey(tokens, entities []string) *Key {
-	return NewKey(EncodeQuery(tokens, entities))
+	acc := accumulate(tokens, entities)
+	var q [Dim]byte
+	for i := range Dim {
+		q[i] = phaseByte(acc.re[i], acc.im[i])
+	}
+	return keyOf(&q)
 }
 
 // EntityWeight is the weight [EncodeFact] gives each entity term in a fact

@@ -241,6 +241,24 @@ func TestAtomCache_Concurrent(t *testing.T) {
 	}
 }
 
+// TestQueryKey checks that QueryKey, which quantises without an arc
+// tangent, gives the key of NewKey(EncodeQuery(...)) on random queries.
+func TestQueryKey(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for i := range 300 {
+		var toks, ents []string
+		for range r.IntN(8) {
+			toks = append(toks, fmt.Sprintf("w%d", r.IntN(5000)))
+		}
+		for range r.IntN(3) {
+			ents = append(ents, fmt.Sprintf("E%d", r.IntN(300)))
+		}
+		if got, want := QueryKey(toks, ents), NewKey(EncodeQuery(toks, ents)); *got != *want {
+			t.Fatalf("query %d (%v, %v): QueryKey differs from NewKey(EncodeQuery)", i, toks, ents)
+		}
+	}
+}
+
 // TestEncodeFactCompact checks the compact encoder against Marshal of the
 // float64 one on random facts and on the phases around every bin edge.
 func TestEncodeFactCompact(t *testing.T) {
