@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -119,6 +120,9 @@ func (l *live) loadLocked(ctx context.Context, progress holomem.Progress) error 
 	l.cursor = cursor
 	l.healthy.Store(true)
 	l.ready.Store(true)
+	// Reading every fact left garbage several times the index's size;
+	// give it back now rather than carry it as the process's footprint.
+	debug.FreeOSMemory()
 	l.log.Info("text index loaded", "facts", done, "took", time.Since(t0).Round(time.Millisecond))
 	return nil
 }
@@ -209,9 +213,10 @@ func (m *Memory) liveIndex(ctx context.Context) *lexindex.Index {
 }
 
 // rowCacheBytes bounds the row cache: each of its two generations holds
-// up to half of it (~10k rows with their HRR vectors: a 10k-fact store's
-// rows fit whole; at 100k facts the most recently used fifth does).
-const rowCacheBytes = 32 << 20
+// up to half of it (~5k rows with their HRR vectors). serve's memory at
+// 100k facts (<= 150 MB, issue 10) bounds it: the text index takes ~65 MB
+// there.
+const rowCacheBytes = 16 << 20
 
 // rowCache holds candidate facts (lean, with their HRR vector) and their
 // entities by id, in two generations like termCache, bounded in bytes.
