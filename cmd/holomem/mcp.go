@@ -32,6 +32,7 @@ working directory (--global for the shared one). Logs go to stderr.`,
 				if err := m.WarmText(ctx); err != nil && ctx.Err() == nil {
 					a.logger().Warn("text index not loaded; recall uses the store's search", "err", err)
 				}
+				tightenGC()
 			})
 			defer warm.Wait()
 			defer cancel()
