@@ -50,6 +50,26 @@
 // `holomem serve` uses to reload its in-memory indexes when another
 // replica writes.
 //
+// # Change feed
+//
+// fact_changes (migration 0004) is the store's [holomem.ChangeFeeder].
+// Statement-level triggers with transition tables record, once per
+// transaction and fact, the writing transaction's id (pg_current_xact_id)
+// with the id of every fact whose row or entity links a statement
+// inserted, updated or deleted. Sequence values are not commit order under
+// concurrent writers (a transaction holding seq 11 can commit after one
+// holding 12), so the cursor is an xid watermark: the xmin of a snapshot,
+// below which every transaction has ended. FactChanges reads, in one
+// statement, the rows of transactions in [cursor, xmin) (none of them can
+// still commit, so none is missed) and returns xmin as the next cursor; it
+// also reports at once the rows of transactions above xmin that have
+// committed (at most 1000; they are reported again later), so a write
+// transaction left open elsewhere in the cluster, which holds xmin back,
+// does not delay the feed. About every 1024 rows a trigger prunes the rows
+// of transactions older than the one 50000 rows back; fact_changes_pruned
+// remembers the xid below which rows may be gone, and a follower behind it
+// gets [holomem.ErrChangesPruned].
+//
 // # Caveats
 //
 // Connections use plan_cache_mode=force_custom_plan: a generic plan cannot

@@ -46,7 +46,7 @@ func (s *Store) Stats(ctx context.Context, namespace string) (*holomem.Stats, er
 		}
 		err := tx.QueryRow(ctx, `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
 			WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'
-			AND c.relname IN ('facts', 'fact_search', 'entities', 'entity_aliases', 'fact_entities', 'edges', 'meta', 'injections', 'holomem_schema')`).Scan(&st.SizeBytes)
+			AND c.relname IN ('facts', 'fact_search', 'entities', 'entity_aliases', 'fact_entities', 'edges', 'meta', 'injections', 'holomem_schema', 'fact_changes', 'fact_changes_pruned')`).Scan(&st.SizeBytes)
 		if err != nil {
 			return err
 		}

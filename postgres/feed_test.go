@@ -1,0 +1,299 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/postgres"
+)
+
+func cursor(tb testing.TB, s *postgres.Store) int64 {
+	tb.Helper()
+	c, err := s.FactChangeCursor(tb.Context())
+	if err != nil {
+		tb.Fatalf("FactChangeCursor: %v", err)
+	}
+	return c
+}
+
+func changedIDs(tb testing.TB, s *postgres.Store, since int64) ([]int64, int64) {
+	tb.Helper()
+	ids, next, err := s.FactChanges(tb.Context(), since)
+	if err != nil {
+		tb.Fatalf("FactChanges(%d): %v", since, err)
+	}
+	return ids, next
+}
+
+func connect(tb testing.TB, addr string) *pgx.Conn {
+	tb.Helper()
+	c, err := pgx.Connect(tb.Context(), addr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
+func createN(tb testing.TB, s holomem.Store, n int, prefix string) []int64 {
+	tb.Helper()
+	fs := make([]*holomem.Fact, n)
+	for i := range fs {
+		fs[i] = &holomem.Fact{Content: fmt.Sprintf("%s fact %d", prefix, i)}
+	}
+	if _, err := s.CreateFacts(tb.Context(), fs); err != nil {
+		tb.Fatal(err)
+	}
+	ids := make([]int64, n)
+	for i, f := range fs {
+		ids[i] = f.ID
+	}
+	return ids
+}
+
+// TestFactChanges_OutOfOrderCommits: the transaction with the smaller id
+// commits last. A feed ordered by a sequence would let a follower move
+// past it; the xid watermark reports it once it commits, and the later
+// one as soon as it has committed.
+func TestFactChanges_OutOfOrderCommits(t *testing.T) {
+	ctx := t.Context()
+	addr := pgtest.Addr(t)
+	s := mustOpen(t, addr)
+	ids := createN(t, s, 2, "order")
+	a, b := ids[0], ids[1]
+	cur := cursor(t, s)
+
+	tx1, err := connect(t, addr).Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx1.Rollback(context.Background())
+	tx2, err := connect(t, addr).Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx2.Rollback(context.Background())
+	var x1, x2 int64
+	if err := tx1.QueryRow(ctx, "UPDATE facts SET trust = 0.1 WHERE id = $1 RETURNING pg_current_xact_id()::text::bigint", a).Scan(&x1); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx2.QueryRow(ctx, "UPDATE facts SET trust = 0.2 WHERE id = $1 RETURNING pg_current_xact_id()::text::bigint", b).Scan(&x2); err != nil {
+		t.Fatal(err)
+	}
+	if x1 >= x2 {
+		t.Fatalf("xids %d, %d: want the first below the second", x1, x2)
+	}
+	if err := tx2.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first, next := changedIDs(t, s, cur)
+	if !slices.Contains(first, b) || slices.Contains(first, a) {
+		t.Errorf("with the older transaction open: %v; want %d (committed) and not %d", first, b, a)
+	}
+	if next > x1 {
+		t.Errorf("next cursor %d passed the open transaction %d", next, x1)
+	}
+	if err := tx1.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second, next := changedIDs(t, s, next)
+	if !slices.Contains(second, a) {
+		t.Errorf("after the older transaction committed: %v; want %d", second, a)
+	}
+	if next <= x2 {
+		t.Errorf("next cursor %d; want past both transactions (%d)", next, x2)
+	}
+	if third, _ := changedIDs(t, s, next); len(third) != 0 {
+		t.Errorf("changes after both were reported: %v", third)
+	}
+}
+
+// TestFactChanges_Rollback: a write rolled back leaves no change.
+func TestFactChanges_Rollback(t *testing.T) {
+	ctx := t.Context()
+	addr := pgtest.Addr(t)
+	s := mustOpen(t, addr)
+	ids := createN(t, s, 3, "rollback")
+	cur := cursor(t, s)
+	tx, err := connect(t, addr).Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"UPDATE facts SET trust = 0.1", "DELETE FROM fact_entities", "DELETE FROM facts"} {
+		if _, err := tx.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := changedIDs(t, s, cur); len(got) != 0 {
+		t.Errorf("changes after a rollback: %v; want none", got)
+	}
+	if _, err := s.RecordFeedback(ctx, ids[1], true); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := changedIDs(t, s, cur); !slices.Equal(got, []int64{ids[1]}) {
+		t.Errorf("changes after the rollback and one write: %v; want [%d]", got, ids[1])
+	}
+}
+
+// TestFactChanges_Follower keeps a copy of every fact from the feed alone
+// while writers on two Store handles (two replicas) create, update and
+// delete facts concurrently, and checks that the copy equals the store at
+// the end: no change is missed.
+func TestFactChanges_Follower(t *testing.T) {
+	ctx := t.Context()
+	addr := pgtest.Addr(t)
+	s := mustOpen(t, addr)
+	other := mustOpen(t, addr)
+	copyOf := map[int64]string{}
+	load := func(ids []int64) {
+		t.Helper()
+		f := holomem.FactFilter{IncludeSuperseded: true}
+		if ids != nil {
+			f.IDs = ids
+			for _, id := range ids {
+				delete(copyOf, id)
+			}
+		}
+		fs, _, err := s.FindFacts(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fs {
+			copyOf[f.ID] = fmt.Sprintf("%s/%.2f/%d", f.Content, f.Trust, f.RetrievalCount)
+		}
+	}
+	cur := cursor(t, s)
+	load(nil)
+
+	const perWriter = 40
+	var wg sync.WaitGroup
+	errc := make(chan error, 4)
+	for w, st := range []*postgres.Store{s, other, other, s} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perWriter {
+				f := &holomem.Fact{Content: fmt.Sprintf("writer %d fact %d", w, i)}
+				if _, err := st.CreateFact(ctx, f); err != nil {
+					errc <- err
+					return
+				}
+				var err error
+				switch i % 4 {
+				case 1:
+					_, err = st.RecordFeedback(ctx, f.ID, i%8 == 1)
+				case 2:
+					err = st.MarkRetrieved(ctx, []int64{f.ID})
+				case 3:
+					err = st.DeleteFact(ctx, f.ID)
+				}
+				if err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	polls := 0
+	for finished := false; !finished; polls++ {
+		select {
+		case <-done:
+			finished = true
+		default:
+		}
+		ids, next := changedIDs(t, s, cur)
+		if len(ids) > 0 {
+			load(ids)
+		}
+		cur = next
+	}
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	ids, _ := changedIDs(t, s, cur)
+	load(ids)
+	fs, _, err := s.FindFacts(ctx, holomem.FactFilter{IncludeSuperseded: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 4 * perWriter * 3 / 4; len(fs) != want || len(copyOf) != want {
+		t.Fatalf("copy has %d facts, store %d; want %d", len(copyOf), len(fs), want)
+	}
+	for _, f := range fs {
+		if got, want := copyOf[f.ID], fmt.Sprintf("%s/%.2f/%d", f.Content, f.Trust, f.RetrievalCount); got != want {
+			t.Errorf("fact %d: copy %q, store %q", f.ID, got, want)
+		}
+	}
+	t.Logf("%d polls", polls)
+}
+
+// TestFactChanges_Pruned: the feed keeps a bounded history; a follower
+// behind it gets ErrChangesPruned and a cursor that works.
+func TestFactChanges_Pruned(t *testing.T) {
+	ctx := t.Context()
+	addr := pgtest.Addr(t)
+	s := mustOpen(t, addr)
+	start := cursor(t, s)
+	ids := createN(t, s, 1000, "prune")
+	var last int64
+	for range 55 {
+		last = cursor(t, s)
+		if err := s.MarkRetrieved(ctx, ids); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var rows, below int64
+	if err := s.Pool().QueryRow(ctx, "SELECT (SELECT count(*) FROM fact_changes), (SELECT below FROM fact_changes_pruned)").Scan(&rows, &below); err != nil {
+		t.Fatal(err)
+	}
+	if rows > 50000+2048 || below <= start {
+		t.Errorf("the feed holds %d rows, pruned below %d (start %d); want at most about 51000, pruned past the start", rows, below, start)
+	}
+	got, next, err := s.FactChanges(ctx, start)
+	if !errors.Is(err, holomem.ErrChangesPruned) || got != nil {
+		t.Fatalf("FactChanges from before the pruning = %d ids, %v; want ErrChangesPruned", len(got), err)
+	}
+	if got, _ := changedIDs(t, s, next); len(got) != 0 {
+		t.Errorf("changes since the cursor ErrChangesPruned gave: %d", len(got))
+	}
+	if got, _ := changedIDs(t, s, last); len(got) != len(ids) {
+		t.Errorf("changes of the last mark: %d ids; want %d", len(got), len(ids))
+	}
+}
+
+// BenchmarkFactChanges_UpToDate is what a warm process pays per recall to
+// learn that nothing changed (one round trip).
+func BenchmarkFactChanges_UpToDate(b *testing.B) {
+	ctx := b.Context()
+	s := mustOpen(b, pgtest.Addr(b))
+	ids := createN(b, s, 1000, "bench")
+	for range 10 {
+		if err := s.MarkRetrieved(ctx, ids); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cur := cursor(b, s)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		got, next, err := s.FactChanges(ctx, cur)
+		if err != nil || len(got) != 0 {
+			b.Fatalf("FactChanges = %v, %d, %v", got, next, err)
+		}
+		cur = next
+	}
+}
