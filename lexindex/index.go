@@ -129,7 +129,7 @@ func (x *Index) Len() int {
 func (x *Index) Put(d Doc) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.putLocked(&d)
+	x.putLocked(&d, nil)
 	x.maintainLocked()
 }
 
@@ -251,7 +251,7 @@ func (x *Index) nsLocked(name string) uint32 {
 	return n
 }
 
-func (x *Index) putLocked(d *Doc) {
+func (x *Index) putLocked(d *Doc, tr *translator) {
 	ns := x.nsLocked(d.Namespace)
 	if s, ok := x.bySlot[d.ID]; ok {
 		if x.scope[s]>>scopeShift == ns && x.sameTermsLocked(s, d) {
@@ -272,13 +272,12 @@ func (x *Index) putLocked(d *Doc) {
 	x.scope = append(x.scope, sc)
 	x.lens = append(x.lens, uint32(d.Terms.Len))
 	x.start = append(x.start, uint32(len(x.arena)))
-	for _, st := range d.Terms.Stems {
-		t, ok := x.vocab[st.Stem]
-		if !ok {
-			t = uint32(len(x.terms))
-			stem := strings.Clone(st.Stem)
-			x.vocab[stem] = t
-			x.terms = append(x.terms, term{stem: stem})
+	for i, st := range d.Terms.Stems {
+		var t uint32
+		if tr != nil {
+			t = tr.termLocked(x, i, st.Stem)
+		} else {
+			t = x.termLocked(st.Stem)
 		}
 		tm := &x.terms[t]
 		if n := len(tm.slots); n > 0 && tm.slots[n-1] == s {
@@ -295,6 +294,39 @@ func (x *Index) putLocked(d *Doc) {
 	x.bySlot[d.ID] = s
 	x.live++
 	x.statLocked(s, +1)
+}
+
+// termLocked returns stem's term number, interning it if new.
+func (x *Index) termLocked(stem string) uint32 {
+	t, ok := x.vocab[stem]
+	if !ok {
+		t = uint32(len(x.terms))
+		stem = strings.Clone(stem) // may be a substring of a fact's text
+		x.vocab[stem] = t
+		x.terms = append(x.terms, term{stem: stem})
+	}
+	return t
+}
+
+// translator maps one Stemmer's stem numbers to term numbers during Load,
+// so most stems skip the vocabulary's string hashing (term numbers never
+// change, so the map stays valid).
+type translator struct {
+	nums  []int32  // the stem numbers of the Doc being put, by stem
+	table []uint32 // stem number -> 1 + term number, 0: not yet known
+}
+
+func (tr *translator) termLocked(x *Index, i int, stem string) uint32 {
+	n := int(tr.nums[i])
+	if n >= len(tr.table) {
+		tr.table = append(tr.table, make([]uint32, n+1-len(tr.table)+1024)...)
+	}
+	if v := tr.table[n]; v != 0 {
+		return v - 1
+	}
+	t := x.termLocked(stem)
+	tr.table[n] = t + 1
+	return t
 }
 
 func (x *Index) addTFLocked(t, s uint32, i, count int) {
@@ -450,20 +482,44 @@ func sortPostings(slots []uint32, tfs []uint16) {
 // one hold of the write lock.
 const loadBatch = 1024
 
+// loadedDoc is a Doc derived by one of Load's workers, with its stems'
+// numbers in that worker's Stemmer.
+type loadedDoc struct {
+	doc    Doc
+	nums   []int32
+	worker int
+}
+
 // Load adds every fact of facts (a later fact of the same id replaces an
 // earlier one), deriving terms on workers goroutines (<= 0: GOMAXPROCS),
-// each with its own [Stemmer], and compacts at the end. Searches run
-// between batches. It returns ctx's error if ctx ends first, with the facts
-// read so far inserted.
+// each with its own [Stemmer], while the previous batch is inserted, and
+// compacts at the end. Searches run between batches. It returns ctx's
+// error if ctx ends first, with the facts read so far inserted.
 func (x *Index) Load(ctx context.Context, facts iter.Seq[Fact], workers int) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	stemmers := make([]Stemmer, workers)
+	trs := make([]translator, workers) // used by the inserter only
+	batches := make(chan []loadedDoc, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for docs := range batches {
+			x.mu.Lock()
+			for i := range docs {
+				tr := &trs[docs[i].worker]
+				tr.nums = docs[i].nums
+				x.putLocked(&docs[i].doc, tr)
+			}
+			x.maintainLocked()
+			x.mu.Unlock()
+		}
+	}()
 	batch := make([]Fact, 0, loadBatch)
-	docs := make([]Doc, loadBatch)
-	flush := func() {
+	derive := func() {
 		n := len(batch)
+		docs := make([]loadedDoc, n)
 		w := min(workers, max(1, n/64))
 		var wg sync.WaitGroup
 		for i := range w {
@@ -471,36 +527,38 @@ func (x *Index) Load(ctx context.Context, facts iter.Seq[Fact], workers int) err
 			go func() {
 				defer wg.Done()
 				for j := i; j < n; j += w {
-					docs[j] = stemmers[i].Doc(batch[j])
+					f := &batch[j]
+					t, nums := stemmers[i].termsNums(f.Content, f.Tags, true)
+					docs[j] = loadedDoc{doc: Doc{ID: f.ID, Namespace: f.Namespace, Superseded: f.Superseded, Terms: t}, nums: nums, worker: i}
 				}
 			}()
 		}
 		wg.Wait()
-		x.mu.Lock()
-		for j := range n {
-			x.putLocked(&docs[j])
-			docs[j] = Doc{}
-		}
-		x.maintainLocked()
-		x.mu.Unlock()
-		batch = batch[:0]
+		batches <- docs
+		batch = make([]Fact, 0, loadBatch) // the inserter may still read docs, not batch
 	}
+	var err error
 	for f := range facts {
-		if err := ctx.Err(); err != nil {
-			return err
+		if err = ctx.Err(); err != nil {
+			break
 		}
 		batch = append(batch, f)
 		if len(batch) == loadBatch {
-			flush()
+			derive()
 		}
 	}
-	if len(batch) > 0 {
-		flush()
+	if err == nil && len(batch) > 0 {
+		derive()
 	}
+	close(batches)
+	<-done
 	x.mu.Lock()
 	x.compactLocked()
 	x.sortTermsLocked()
 	x.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	return ctx.Err()
 }
 
