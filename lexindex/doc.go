@@ -15,9 +15,10 @@
 // # Layout
 //
 // Stems are interned once; each has a posting list of (slot uint32, count
-// uint16) in ascending slot order and its document frequency. A slot is a
-// row of the document table (id, namespace number and flags, length, the
-// slot's term numbers). Put appends a slot; Delete and replacing Puts
+// uint8; larger counts in a side map) in ascending slot order and its
+// document frequency. A slot is a row of the document table (id, namespace
+// number and flags, length, and the slot's term numbers as varint deltas,
+// for deletes). Put appends a slot; Delete and replacing Puts
 // tombstone the old one, and when tombstones are a third of the slots the
 // index compacts, renumbering slots in id order. A Put of the same terms
 // (a fact superseded or restored) updates the slot in place.

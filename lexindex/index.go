@@ -2,6 +2,7 @@ package lexindex
 
 import (
 	"context"
+	"encoding/binary"
 	"iter"
 	"runtime"
 	"slices"
@@ -35,9 +36,9 @@ const (
 	scopeShift     = 2
 )
 
-// tfOverflow marks a term count too large for a uint16; the count is then
-// in Index.bigTF.
-const tfOverflow = 1<<16 - 1
+// tfOverflow marks a term count too large for a posting's byte; the count
+// is then in Index.bigTF (a word 255 times in one fact is rare).
+const tfOverflow = 1<<8 - 1
 
 // Index is an in-memory inverted index of facts' stems: BM25 search over a
 // namespace ([Index.Search]), document frequencies ([Index.Stats]) and
@@ -63,11 +64,13 @@ type Index struct {
 	// scope is namespace number << scopeShift | flags.
 	scope []uint32
 	lens  []uint32
-	// arena holds every slot's distinct term numbers, slot s's at
-	// arena[start[s]:start[s+1]] (or to the end for the last slot): what
-	// a delete must decrement.
-	arena []uint32
+	// arena holds every slot's distinct term numbers, what a delete must
+	// decrement: slot s's at arena[start[s]:start[s+1]] (or to the end for
+	// the last slot), ascending, as uvarint deltas (two bytes a term
+	// rather than four).
+	arena []byte
 	start []uint32
+	tbuf  []uint32 // decoding buffer; write lock held
 
 	bySlot map[int64]uint32 // live fact id -> slot
 	// ordered says that the slots' ids increase, so the first slots
@@ -89,7 +92,7 @@ type Index struct {
 type term struct {
 	stem  string
 	slots []uint32 // ascending
-	tfs   []uint16 // count in that slot, tfOverflow: see bigTF
+	tfs   []uint8  // count in that slot, tfOverflow: see bigTF
 	df    int32    // postings of slots not deleted
 	// maxTF is at least the largest count in the postings (not lowered by
 	// deletes): Search's bound on what the term can add to a score.
@@ -188,7 +191,14 @@ func (x *Index) statLocked(s uint32, sign int64) {
 	}
 }
 
-func (x *Index) termsOfSlot(s uint32) []uint32 {
+// termsOfSlotLocked decodes slot s's term numbers into x.tbuf, ascending;
+// the write lock must be held.
+func (x *Index) termsOfSlotLocked(s uint32) []uint32 {
+	x.tbuf = decodeTerms(x.tbuf[:0], x.arenaOf(s))
+	return x.tbuf
+}
+
+func (x *Index) arenaOf(s uint32) []byte {
 	end := uint32(len(x.arena))
 	if int(s)+1 < len(x.start) {
 		end = x.start[s+1]
@@ -196,10 +206,31 @@ func (x *Index) termsOfSlot(s uint32) []uint32 {
 	return x.arena[x.start[s]:end]
 }
 
+func decodeTerms(dst []uint32, b []byte) []uint32 {
+	t := uint64(0)
+	for len(b) > 0 {
+		d, n := binary.Uvarint(b)
+		b = b[n:]
+		t += d
+		dst = append(dst, uint32(t))
+	}
+	return dst
+}
+
+// appendTerms appends ts (ascending) to b as uvarint deltas.
+func appendTerms(b []byte, ts []uint32) []byte {
+	prev := uint32(0)
+	for _, t := range ts {
+		b = binary.AppendUvarint(b, uint64(t-prev))
+		prev = t
+	}
+	return b
+}
+
 func (x *Index) tombstoneLocked(s uint32) {
 	x.statLocked(s, -1)
 	x.scope[s] |= flagDeleted
-	for _, t := range x.termsOfSlot(s) {
+	for _, t := range x.termsOfSlotLocked(s) {
 		x.terms[t].df--
 	}
 	x.live--
@@ -209,13 +240,19 @@ func (x *Index) tombstoneLocked(s uint32) {
 // sameTermsLocked reports whether slot s holds exactly d's stems and
 // length, so a Put of d can update s in place.
 func (x *Index) sameTermsLocked(s uint32, d *Doc) bool {
-	ts := x.termsOfSlot(s)
-	if len(ts) != len(d.Terms.Stems) || x.lens[s] != uint32(d.Terms.Len) {
+	if x.lens[s] != uint32(d.Terms.Len) {
 		return false
 	}
-	for i, sc := range d.Terms.Stems {
+	ts := x.termsOfSlotLocked(s)
+	if len(ts) != len(d.Terms.Stems) {
+		return false
+	}
+	for _, sc := range d.Terms.Stems {
 		t, ok := x.vocab[sc.Stem]
-		if !ok || t != ts[i] || x.tfLocked(t, s) != sc.Count {
+		if !ok {
+			return false
+		}
+		if _, ok := slices.BinarySearch(ts, t); !ok || x.tfLocked(t, s) != sc.Count {
 			return false
 		}
 	}
@@ -232,7 +269,7 @@ func (x *Index) tfLocked(t, s uint32) int {
 	return x.tf(t, s, tm.tfs[i])
 }
 
-func (x *Index) tf(t, s uint32, v uint16) int {
+func (x *Index) tf(t, s uint32, v uint8) int {
 	if v == tfOverflow {
 		return int(x.bigTF[uint64(t)<<32|uint64(s)])
 	}
@@ -272,6 +309,7 @@ func (x *Index) putLocked(d *Doc, tr *translator) {
 	x.scope = append(x.scope, sc)
 	x.lens = append(x.lens, uint32(d.Terms.Len))
 	x.start = append(x.start, uint32(len(x.arena)))
+	added := x.tbuf[:0]
 	for i, st := range d.Terms.Stems {
 		var t uint32
 		if tr != nil {
@@ -289,8 +327,11 @@ func (x *Index) putLocked(d *Doc, tr *translator) {
 		tm.tfs = append(tm.tfs, 0)
 		x.addTFLocked(t, s, len(tm.tfs)-1, st.Count)
 		tm.df++
-		x.arena = append(x.arena, t)
+		added = append(added, t)
 	}
+	slices.Sort(added)
+	x.arena = appendTerms(x.arena, added)
+	x.tbuf = added
 	x.bySlot[d.ID] = s
 	x.live++
 	x.statLocked(s, +1)
@@ -341,7 +382,7 @@ func (x *Index) addTFLocked(t, s uint32, i, count int) {
 		tm.tfs[i] = tfOverflow
 		return
 	}
-	tm.tfs[i] = uint16(c)
+	tm.tfs[i] = uint8(c)
 }
 
 // maxIDLocked returns the id of the last slot: slots are appended, so
@@ -413,18 +454,18 @@ func (x *Index) compactLocked() {
 	scope := make([]uint32, len(keep))
 	lens := make([]uint32, len(keep))
 	start := make([]uint32, len(keep))
-	arena := make([]uint32, 0, len(x.arena))
+	arena := make([]byte, 0, len(x.arena))
 	for i, s := range keep {
 		ids[i], scope[i], lens[i] = x.ids[s], x.scope[s], x.lens[s]
 		start[i] = uint32(len(arena))
-		arena = append(arena, x.termsOfSlot(s)...)
+		arena = append(arena, x.arenaOf(s)...)
 		x.bySlot[ids[i]] = uint32(i)
 	}
 	var big map[uint64]uint32
 	for t := range x.terms {
 		tm := &x.terms[t]
 		slots := make([]uint32, 0, tm.df)
-		tfs := make([]uint16, 0, tm.df)
+		tfs := make([]uint8, 0, tm.df)
 		maxTF := uint32(0)
 		for i, s := range tm.slots {
 			ns := newSlot[s]
@@ -455,10 +496,10 @@ func (x *Index) compactLocked() {
 }
 
 // sortPostings sorts slots ascending, keeping each tf with its slot.
-func sortPostings(slots []uint32, tfs []uint16) {
+func sortPostings(slots []uint32, tfs []uint8) {
 	type p struct {
 		s  uint32
-		tf uint16
+		tf uint8
 	}
 	ps := make([]p, len(slots))
 	for i := range slots {
@@ -571,13 +612,13 @@ func (x *Index) Bytes() int64 {
 	n := int64(0)
 	for i := range x.terms {
 		tm := &x.terms[i]
-		n += int64(len(tm.stem)) + int64(cap(tm.slots))*4 + int64(cap(tm.tfs))*2
+		n += int64(len(tm.stem)) + int64(cap(tm.slots))*4 + int64(cap(tm.tfs))
 	}
 	n += int64(cap(x.terms)) * 72 // term header: string, two slices, df
 	n += int64(len(x.vocab)) * (mapEntry + 4)
 	n += int64(cap(x.sorted)) * 4
 	n += int64(cap(x.ids))*8 + int64(cap(x.scope))*4 + int64(cap(x.lens))*4 + int64(cap(x.start))*4
-	n += int64(cap(x.arena)) * 4
+	n += int64(cap(x.arena))
 	n += int64(len(x.bySlot)) * (mapEntry + 12)
 	n += int64(len(x.bigTF)) * (mapEntry + 12)
 	for _, s := range x.nsNames {

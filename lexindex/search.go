@@ -390,7 +390,7 @@ func (sc *scratch) add(s uint32, v float64) {
 // or, for a stem with a morph prefix, its merged occurrence counts fs.
 type cursor struct {
 	slots []uint32
-	tfs   []uint16
+	tfs   []uint8
 	fs    []float64
 	t     uint32
 	pos   int
