@@ -30,7 +30,7 @@ func (x *Index) TF(id int64, q Query, tf []float64) (length int, ok bool) {
 		prefixes = prefixes || j < len(q.Prefixes) && q.Prefixes[j] != ""
 	}
 	if prefixes {
-		for _, t := range x.termsOfSlot(s) {
+		for _, t := range decodeTerms(nil, x.arenaOf(s)) {
 			stem := x.terms[t].stem
 			if slices.Contains(q.Stems, stem) {
 				continue
