@@ -206,6 +206,19 @@ func (x *Index) arenaOf(s uint32) []byte {
 	return x.arena[x.start[s]:end]
 }
 
+// eachTermOfSlot calls fn with slot s's term numbers, ascending, without
+// allocating; a read lock is enough.
+func (x *Index) eachTermOfSlot(s uint32, fn func(t uint32)) {
+	b := x.arenaOf(s)
+	t := uint64(0)
+	for len(b) > 0 {
+		d, n := binary.Uvarint(b)
+		b = b[n:]
+		t += d
+		fn(uint32(t))
+	}
+}
+
 func decodeTerms(dst []uint32, b []byte) []uint32 {
 	t := uint64(0)
 	for len(b) > 0 {

@@ -30,17 +30,17 @@ func (x *Index) TF(id int64, q Query, tf []float64) (length int, ok bool) {
 		prefixes = prefixes || j < len(q.Prefixes) && q.Prefixes[j] != ""
 	}
 	if prefixes {
-		for _, t := range decodeTerms(nil, x.arenaOf(s)) {
+		x.eachTermOfSlot(s, func(t uint32) {
 			stem := x.terms[t].stem
 			if slices.Contains(q.Stems, stem) {
-				continue
+				return
 			}
 			for j, p := range q.Prefixes {
 				if p != "" && strings.HasPrefix(stem, p) {
 					tf[j] += 0.5 * float64(x.tfLocked(t, s))
 				}
 			}
-		}
+		})
 	}
 	return int(x.lens[s]), true
 }
