@@ -14,9 +14,10 @@
 //
 // # Layout
 //
-// Stems are interned once; each has a posting list of (slot uint32, count
-// uint8; larger counts in a side map) in ascending slot order and its
-// document frequency. A slot is a row of the document table (id, namespace
+// Stems are interned once; each has its document frequency (all
+// namespaces) and, per namespace, a posting list of (slot uint32, count
+// uint8; larger counts in a side map) in ascending slot order, so a search
+// walks only its namespace's facts. A slot is a row of the document table (id, namespace
 // number and flags, length, and the slot's term numbers as varint deltas,
 // for deletes). Put appends a slot; Delete and replacing Puts
 // tombstone the old one, and when tombstones are a third of the slots the

@@ -90,13 +90,31 @@ type Index struct {
 }
 
 type term struct {
-	stem  string
+	stem string
+	df   int32 // postings of slots not deleted, all namespaces
+	// lists holds the postings per namespace, so a search in a small
+	// namespace walks its own facts only.
+	lists []plist
+}
+
+// plist is a term's postings in one namespace.
+type plist struct {
+	ns    uint32
 	slots []uint32 // ascending
 	tfs   []uint8  // count in that slot, tfOverflow: see bigTF
-	df    int32    // postings of slots not deleted
 	// maxTF is at least the largest count in the postings (not lowered by
 	// deletes): Search's bound on what the term can add to a score.
 	maxTF uint32
+}
+
+// list returns the term's postings in namespace ns, or nil.
+func (tm *term) list(ns uint32) *plist {
+	for i := range tm.lists {
+		if tm.lists[i].ns == ns {
+			return &tm.lists[i]
+		}
+	}
+	return nil
 }
 
 // nsStat is a namespace's number of live and superseded facts and their
@@ -274,12 +292,15 @@ func (x *Index) sameTermsLocked(s uint32, d *Doc) bool {
 
 // tfLocked returns term t's count in slot s (0 if absent).
 func (x *Index) tfLocked(t, s uint32) int {
-	tm := &x.terms[t]
-	i, ok := slices.BinarySearch(tm.slots, s)
+	pl := x.terms[t].list(x.scope[s] >> scopeShift)
+	if pl == nil {
+		return 0
+	}
+	i, ok := slices.BinarySearch(pl.slots, s)
 	if !ok {
 		return 0
 	}
-	return x.tf(t, s, tm.tfs[i])
+	return x.tf(t, s, pl.tfs[i])
 }
 
 func (x *Index) tf(t, s uint32, v uint8) int {
@@ -331,14 +352,19 @@ func (x *Index) putLocked(d *Doc, tr *translator) {
 			t = x.termLocked(st.Stem)
 		}
 		tm := &x.terms[t]
-		if n := len(tm.slots); n > 0 && tm.slots[n-1] == s {
+		pl := tm.list(ns)
+		if pl == nil {
+			tm.lists = append(tm.lists, plist{ns: ns})
+			pl = &tm.lists[len(tm.lists)-1]
+		}
+		if n := len(pl.slots); n > 0 && pl.slots[n-1] == s {
 			// A caller's Terms with a stem twice: count it once, summed.
-			x.addTFLocked(t, s, n-1, st.Count)
+			x.addTFLocked(t, s, pl, n-1, st.Count)
 			continue
 		}
-		tm.slots = append(tm.slots, s)
-		tm.tfs = append(tm.tfs, 0)
-		x.addTFLocked(t, s, len(tm.tfs)-1, st.Count)
+		pl.slots = append(pl.slots, s)
+		pl.tfs = append(pl.tfs, 0)
+		x.addTFLocked(t, s, pl, len(pl.tfs)-1, st.Count)
 		tm.df++
 		added = append(added, t)
 	}
@@ -383,8 +409,7 @@ func (tr *translator) termLocked(x *Index, i int, stem string) uint32 {
 	return t
 }
 
-func (x *Index) addTFLocked(t, s uint32, i, count int) {
-	tm := &x.terms[t]
+func (x *Index) addTFLocked(t, s uint32, tm *plist, i, count int) {
 	c := x.tf(t, s, tm.tfs[i]) + count
 	tm.maxTF = max(tm.maxTF, uint32(c))
 	if c >= tfOverflow {
@@ -476,31 +501,37 @@ func (x *Index) compactLocked() {
 	}
 	var big map[uint64]uint32
 	for t := range x.terms {
-		tm := &x.terms[t]
-		slots := make([]uint32, 0, tm.df)
-		tfs := make([]uint8, 0, tm.df)
-		maxTF := uint32(0)
-		for i, s := range tm.slots {
-			ns := newSlot[s]
-			if ns == none {
-				continue
-			}
-			if tm.tfs[i] == tfOverflow {
-				if big == nil {
-					big = map[uint64]uint32{}
+		lists := x.terms[t].lists[:0]
+		for _, tm := range x.terms[t].lists {
+			slots := make([]uint32, 0, len(tm.slots))
+			tfs := make([]uint8, 0, len(tm.tfs))
+			maxTF := uint32(0)
+			for i, s := range tm.slots {
+				ns := newSlot[s]
+				if ns == none {
+					continue
 				}
-				big[uint64(t)<<32|uint64(ns)] = x.bigTF[uint64(t)<<32|uint64(s)]
+				if tm.tfs[i] == tfOverflow {
+					if big == nil {
+						big = map[uint64]uint32{}
+					}
+					big[uint64(t)<<32|uint64(ns)] = x.bigTF[uint64(t)<<32|uint64(s)]
+				}
+				slots = append(slots, ns)
+				tfs = append(tfs, tm.tfs[i])
+				maxTF = max(maxTF, uint32(x.tf(uint32(t), s, tm.tfs[i])))
 			}
-			slots = append(slots, ns)
-			tfs = append(tfs, tm.tfs[i])
-			maxTF = max(maxTF, uint32(x.tf(uint32(t), s, tm.tfs[i])))
+			tm.maxTF = maxTF
+			// Renumbering by id can reorder slots: postings stay ascending.
+			if !x.ordered {
+				sortPostings(slots, tfs)
+			}
+			if len(slots) > 0 {
+				tm.slots, tm.tfs = slots, tfs
+				lists = append(lists, tm)
+			}
 		}
-		tm.maxTF = maxTF
-		// Renumbering by id can reorder slots: postings stay ascending.
-		if !x.ordered {
-			sortPostings(slots, tfs)
-		}
-		tm.slots, tm.tfs = slots, tfs
+		x.terms[t].lists = slices.Clip(lists)
 	}
 	x.ids, x.scope, x.lens, x.start, x.arena = ids, scope, lens, start, slices.Clip(arena)
 	x.bigTF = big
@@ -625,9 +656,12 @@ func (x *Index) Bytes() int64 {
 	n := int64(0)
 	for i := range x.terms {
 		tm := &x.terms[i]
-		n += int64(len(tm.stem)) + int64(cap(tm.slots))*4 + int64(cap(tm.tfs))
+		n += int64(len(tm.stem)) + int64(cap(tm.lists))*64
+		for _, pl := range tm.lists {
+			n += int64(cap(pl.slots))*4 + int64(cap(pl.tfs))
+		}
 	}
-	n += int64(cap(x.terms)) * 72 // term header: string, two slices, df
+	n += int64(cap(x.terms)) * 48 // term header: string, df, slice
 	n += int64(len(x.vocab)) * (mapEntry + 4)
 	n += int64(cap(x.sorted)) * 4
 	n += int64(cap(x.ids))*8 + int64(cap(x.scope))*4 + int64(cap(x.lens))*4 + int64(cap(x.start))*4

@@ -127,7 +127,11 @@ func (x *Index) Search(ns string, q Query, k int) []Hit {
 			if !has {
 				continue
 			}
-			c.slots, c.tfs = x.terms[t].slots, x.terms[t].tfs
+			pl := x.terms[t].list(nsn)
+			if pl == nil {
+				continue
+			}
+			c.slots, c.tfs, c.maxF = pl.slots, pl.tfs, float64(pl.maxTF)
 		} else {
 			c.slots, c.fs = x.prefixPostingsLocked(q.Stems, stem, pre, mask, want)
 		}
@@ -161,13 +165,11 @@ func searchCursors(x *Index, curs []cursor, mask, want uint32, avg float64, k in
 	prune := k > 0
 	for i := range curs {
 		c := &curs[i]
-		maxF := float64(0)
+		maxF := c.maxF // a term's maxTF
 		if c.fs != nil {
 			for _, f := range c.fs {
 				maxF = max(maxF, f)
 			}
-		} else {
-			maxF = float64(x.terms[c.t].maxTF)
 		}
 		c.maxF = maxF
 		c.ub = c.idf * maxF * (K1 + 1) / (maxF + minNorm)
@@ -437,8 +439,9 @@ func (c *cursor) seek(m uint32) bool {
 // count of every prefixed stem that is not itself one of stems.
 func (x *Index) prefixPostingsLocked(stems []string, stem, pre string, mask, want uint32) ([]uint32, []float64) {
 	f := map[uint32]float64{}
-	if t, ok := x.vocab[stem]; ok {
-		tm := &x.terms[t]
+	ns := want >> scopeShift
+	if t, ok := x.vocab[stem]; ok && x.terms[t].list(ns) != nil {
+		tm := x.terms[t].list(ns)
 		for i, s := range tm.slots {
 			if x.scope[s]&mask == want {
 				f[s] += float64(x.tf(t, s, tm.tfs[i]))
@@ -449,7 +452,10 @@ func (x *Index) prefixPostingsLocked(stems []string, stem, pre string, mask, wan
 		if slices.Contains(stems, x.terms[u].stem) {
 			return // counted as itself
 		}
-		tm := &x.terms[u]
+		tm := x.terms[u].list(ns)
+		if tm == nil {
+			return
+		}
 		for i, s := range tm.slots {
 			if x.scope[s]&mask == want {
 				f[s] += 0.5 * float64(x.tf(u, s, tm.tfs[i]))

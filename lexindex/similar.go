@@ -139,9 +139,11 @@ func (x *Index) matchLocked(dst []uint32, t string, bound int) ([]uint32, bool) 
 		}
 	}
 	for _, u := range ts {
-		for _, s := range x.terms[u].slots {
-			if x.scope[s]&flagDeleted == 0 {
-				dst = append(dst, s)
+		for _, pl := range x.terms[u].lists {
+			for _, s := range pl.slots {
+				if x.scope[s]&flagDeleted == 0 {
+					dst = append(dst, s)
+				}
 			}
 		}
 	}
@@ -161,7 +163,9 @@ func (x *Index) allMatchLocked(toks []string, want uint32, limit int) []Hit {
 	for i, t := range toks {
 		lists[i] = x.tokenTermsLocked(nil, t)
 		for _, u := range lists[i] {
-			size[i] += len(x.terms[u].slots)
+			for _, pl := range x.terms[u].lists {
+				size[i] += len(pl.slots)
+			}
 		}
 		if size[i] == 0 {
 			return nil
@@ -176,7 +180,9 @@ func (x *Index) allMatchLocked(toks []string, want uint32, limit int) []Hit {
 	}
 	var cands []uint32
 	for _, u := range lists[r] {
-		cands = append(cands, x.terms[u].slots...)
+		for _, pl := range x.terms[u].lists {
+			cands = append(cands, pl.slots...)
+		}
 	}
 	slices.Sort(cands)
 	cands = slices.Compact(cands)
@@ -219,7 +225,11 @@ func (x *Index) allMatchLocked(toks []string, want uint32, limit int) []Hit {
 // holdsAnyLocked reports whether slot s holds one of terms.
 func (x *Index) holdsAnyLocked(terms []uint32, s uint32) bool {
 	for _, u := range terms {
-		if _, ok := slices.BinarySearch(x.terms[u].slots, s); ok {
+		pl := x.terms[u].list(x.scope[s] >> scopeShift)
+		if pl == nil {
+			continue
+		}
+		if _, ok := slices.BinarySearch(pl.slots, s); ok {
 			return true
 		}
 	}
