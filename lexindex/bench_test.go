@@ -97,6 +97,31 @@ func BenchmarkSearchCommon(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchNamespaces searches one of ten namespaces of 10k facts
+// each (100k in the index): postings are per namespace, so this should
+// cost about what BenchmarkSearch/10000 does.
+func BenchmarkSearchNamespaces(b *testing.B) {
+	fs := benchFacts(100000)
+	for i := range fs {
+		fs[i].Namespace = fmt.Sprint("ns", i%10)
+	}
+	x := New()
+	if err := x.Load(context.Background(), seqOf(fs), 0); err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewSource(2))
+	z := rand.NewZipf(r, 1.07, 2, benchVocab-1)
+	qs := make([]Query, 256)
+	for i := range qs {
+		qs[i] = NewQuery(fmt.Sprintf("w%d w%d", z.Uint64(), z.Uint64()))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		sinkHits = x.Search("ns3", qs[i%len(qs)], 100)
+	}
+}
+
 // BenchmarkSimilar runs hygiene's query (12 words of a new fact, bound
 // 200, limit 20) at 100k facts.
 func BenchmarkSimilar(b *testing.B) {
