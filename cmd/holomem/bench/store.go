@@ -20,7 +20,7 @@ import (
 
 func (e *Env) storeCmd() *cobra.Command {
 	var sizes []int
-	var queries int
+	var queries, adds int
 	var profile string
 	cmd := &cobra.Command{
 		Use:   "store",
@@ -46,11 +46,11 @@ and PREFIX-N-recall.pprof
 			}
 			fmt.Fprintf(w, "%-9s %-8s %-14s %-14s %-11s %-12s %-12s %-12s %-12s %-14s %-14s %s\n", "backend", "facts", "import/s", "remember/s", "bytes/fact", "recall p50", "recall p99", "probe p50", "reason p50", "import CPU/f", "add CPU/add", "text load")
 			for _, n := range sizes {
-				if err := benchStore(cmd.Context(), w, n, queries, "", profile); err != nil {
+				if err := benchStore(cmd.Context(), w, n, queries, adds, "", profile); err != nil {
 					return err
 				}
 				if pg != "" {
-					if err := benchStore(cmd.Context(), w, n, queries, pg, profile); err != nil {
+					if err := benchStore(cmd.Context(), w, n, queries, adds, pg, profile); err != nil {
 						return err
 					}
 				}
@@ -60,6 +60,7 @@ and PREFIX-N-recall.pprof
 	}
 	cmd.Flags().IntSliceVar(&sizes, "facts", []int{10_000, 100_000}, "store sizes")
 	cmd.Flags().IntVar(&queries, "queries", 500, "queries per size")
+	cmd.Flags().IntVar(&adds, "adds", 300, "one-by-one adds per size (more give a steadier add CPU and profile)")
 	cmd.Flags().StringVar(&profile, "cpuprofile", "", "write CPU profiles of import, add and recall to files starting with this prefix")
 	return cmd
 }
@@ -67,7 +68,7 @@ and PREFIX-N-recall.pprof
 // benchStore measures one size on a new SQLite file, or on a new schema
 // of the PostgreSQL database pg when it is set. A non-empty profile is the
 // prefix of the CPU profiles of the import and the adds.
-func benchStore(ctx context.Context, w io.Writer, n, queries int, pg, profile string) error {
+func benchStore(ctx context.Context, w io.Writer, n, queries, adds int, pg, profile string) error {
 	var s holomem.Store
 	var size func() (int64, error)
 	backend := "sqlite"
@@ -145,7 +146,7 @@ func benchStore(ctx context.Context, w io.Writer, n, queries int, pg, profile st
 		warmCol = ms(time.Since(tw))
 	}
 
-	const one = 300
+	one := max(adds, 1)
 	if stop, err = startProfile(profile, fmt.Sprintf("%s-%d-add", backend, n)); err != nil {
 		return err
 	}
@@ -155,8 +156,8 @@ func benchStore(ctx context.Context, w io.Writer, n, queries int, pg, profile st
 			break
 		}
 	}
-	rememberRate := one / time.Since(t0).Seconds()
-	rememberCPU := (cputime.Process() - c0) / one
+	rememberRate := float64(one) / time.Since(t0).Seconds()
+	rememberCPU := (cputime.Process() - c0) / time.Duration(one)
 	stop()
 	if err != nil {
 		return err
