@@ -117,8 +117,8 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 		if other == nil || other.Content == f.Content {
 			continue
 		}
-		otoks := text.Tokens(other.Content)
-		c.scores.Jaccard = text.JaccardSorted(mine, text.SortedSet(otoks))
+		ow := m.words.of(other.ID, other.Content)
+		c.scores.Jaccard = text.JaccardSorted(mine, ow.set)
 		cos := -1.0
 		if qv != nil {
 			if c.scores.Semantic == 0 {
@@ -137,7 +137,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 		// the same (token Jaccard >= the threshold) without a negation or
 		// a changed number.
 		near := c.scores.Jaccard >= nearJ || c.scores.Semantic >= nearCos
-		switch rel := relater.RelateTokens(otoks, cos); {
+		switch rel := relater.RelateTo(ow.rel, cos); {
 		case rel == text.RelContradiction && (!near || text.HardConflict(f.Content, other.Content)):
 			contras = append(contras, h)
 		case rel == text.RelRefinement:

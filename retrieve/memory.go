@@ -108,6 +108,8 @@ type Memory struct {
 
 	sem *index.Index // nil without an embedder
 	hrr *hrrCache
+	// words caches hygiene candidates' words (see wordCache).
+	words wordCache
 
 	anchors *anchor.Checker
 

@@ -52,7 +52,15 @@ type Relater struct {
 
 // NewRelater reads newer's content words for [Relater.Relate].
 func NewRelater(newer string) *Relater {
-	a, an, anum := relTerms(Tokens(newer))
+	return NewRelaterTokens(Tokens(newer))
+}
+
+// NewRelaterTokens is [NewRelater] given the fact's [Tokens]. A Relater
+// also stands for an older fact in [Relater.RelateTo], so a caller that
+// compares many new facts with the same candidates reads each candidate's
+// words once.
+func NewRelaterTokens(tokens []string) *Relater {
+	a, an, anum := relTerms(tokens)
 	return &Relater{terms: a, negated: an, numbers: anum}
 }
 
@@ -64,8 +72,14 @@ func (r *Relater) Relate(older string, cosine float64) Relation {
 // RelateTokens is [Relater.Relate] given older's [Tokens] (the caller
 // may have them already).
 func (r *Relater) RelateTokens(older []string, cosine float64) Relation {
+	return r.RelateTo(NewRelaterTokens(older), cosine)
+}
+
+// RelateTo is [Relater.Relate] given older's words read by
+// [NewRelaterTokens]. It does not modify either Relater.
+func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 	a, an, anum := r.terms, r.negated, r.numbers
-	b, bn, bnum := relTerms(older)
+	b, bn, bnum := older.terms, older.negated, older.numbers
 	shared, onlyA, onlyB := 0, 0, 0
 	for t := range a {
 		if b[t] {
