@@ -38,6 +38,12 @@ type recentEntityFacts interface {
 	RecentFactIDsByEntity(ctx context.Context, namespace, name string, limit int) ([]int64, error)
 }
 
+// recentEntitiesFacts is recentEntityFacts for several entities in one
+// read (the SQLite store): ids[i] are names[i]'s.
+type recentEntitiesFacts interface {
+	RecentFactIDsByEntities(ctx context.Context, namespace string, names []string, limit int) ([][]int64, error)
+}
+
 // hygiene finds facts in f's namespace that f nearly duplicates, and facts
 // about the same entities that say something different (likely
 // contradictions: candidates for supersede). qv is f's embedding or nil.
@@ -65,21 +71,15 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 	// Facts about the same entities are the contradiction candidates even
 	// when they share few words.
 	myEntities := text.Entities(f.Content)
-	recent, _ := m.store.(recentEntityFacts)
-	for i, e := range myEntities {
-		if i == hygieneEntities {
-			break
-		}
-		var ids []int64
-		var err error
-		if recent != nil {
-			ids, err = recent.RecentFactIDsByEntity(ctx, f.Namespace, e.Name, hygieneCandidates)
-		} else {
-			ids, err = m.store.FactIDsByEntity(ctx, f.Namespace, e.Name)
-		}
-		if err != nil && !isNotFound(err) {
-			return nil, nil, nil, err
-		}
+	names := make([]string, 0, hygieneEntities)
+	for _, e := range myEntities[:min(len(myEntities), hygieneEntities)] {
+		names = append(names, e.Name)
+	}
+	byEntity, err := m.recentEntityFacts(ctx, f.Namespace, names)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, ids := range byEntity {
 		for _, id := range ids[max(0, len(ids)-hygieneCandidates):] {
 			if cands[id] == nil {
 				cands[id] = &candidate{}
@@ -155,6 +155,34 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 		}
 	}
 	return dups, contras, refines, nil
+}
+
+// recentEntityFacts returns the ids of each named entity's newest
+// hygieneCandidates facts (all of them from a store without a bounded
+// lookup), in one read where the store can.
+func (m *Memory) recentEntityFacts(ctx context.Context, namespace string, names []string) ([][]int64, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	if rs, ok := m.store.(recentEntitiesFacts); ok {
+		return rs.RecentFactIDsByEntities(ctx, namespace, names, hygieneCandidates)
+	}
+	recent, _ := m.store.(recentEntityFacts)
+	out := make([][]int64, len(names))
+	for i, name := range names {
+		var ids []int64
+		var err error
+		if recent != nil {
+			ids, err = recent.RecentFactIDsByEntity(ctx, namespace, name, hygieneCandidates)
+		} else {
+			ids, err = m.store.FactIDsByEntity(ctx, namespace, name)
+		}
+		if err != nil && !isNotFound(err) {
+			return nil, err
+		}
+		out[i] = ids
+	}
+	return out, nil
 }
 
 // hygieneQuery keeps the content words that can tell facts apart: short
