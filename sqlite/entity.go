@@ -39,6 +39,7 @@ const (
 func (w *wtx) linkEntities(factID int64, namespace string, ents []text.Entity) ([]string, error) {
 	var names []string
 	linked := make(map[int64]bool)
+	delete(w.link.keys, factID) // its content may have changed
 	for _, e := range ents {
 		key := entityKey(e.Name)
 		if key == "" {
@@ -47,10 +48,13 @@ func (w *wtx) linkEntities(factID int64, namespace string, ents []text.Entity) (
 		ck := entityCacheKey{namespace, key}
 		ref, cached := w.entities[ck]
 		id, name := ref.id, ref.name
-		if !cached {
+		if !cached && !w.link.absent[ck] {
 			var err error
 			if id, name, err = w.resolveEntity(namespace, key); err != nil {
 				return nil, err
+			}
+			if id == 0 {
+				w.link.noteAbsent(ck)
 			}
 		}
 		var others []int64 // facts to link when a term becomes an entity
@@ -60,7 +64,7 @@ func (w *wtx) linkEntities(factID int64, namespace string, ents []text.Entity) (
 				return nil, err
 			}
 			if e.Recurring && len(others)+1 < text.MinTermFacts {
-				w.noteTerm(namespace, key, factID)
+				w.link.notePending(ck, factID)
 				continue
 			}
 		}
@@ -76,6 +80,7 @@ func (w *wtx) linkEntities(factID int64, namespace string, ents []text.Entity) (
 				return nil, err
 			}
 			name = e.Name
+			delete(w.link.absent, ck)
 		}
 		if w.entities == nil {
 			w.entities = make(map[entityCacheKey]entityRef)
@@ -89,6 +94,7 @@ func (w *wtx) linkEntities(factID int64, namespace string, ents []text.Entity) (
 			if _, err := w.exec("INSERT OR IGNORE INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES (?, ?, ?, ?)", id, namespace, a, ak); err != nil {
 				return nil, fmt.Errorf("create alias %q: %w", a, err)
 			}
+			delete(w.link.absent, entityCacheKey{namespace, ak})
 		}
 		if len(others) > 0 {
 			if err := w.promoteTerm(key, id, others); err != nil {
@@ -107,73 +113,61 @@ func (w *wtx) linkEntities(factID int64, namespace string, ents []text.Entity) (
 	return names, nil
 }
 
-// qTermFacts finds the facts whose full-text index holds a word, in the
-// namespace (live or superseded), newest first.
-const qTermFacts = "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rowid DESC"
-
 // termFacts returns the ids of the namespace's facts other than except
-// that hold the term key (a single lower-case word): the committed ones,
-// from the full-text index through the read pool, and this transaction's
-// (w.terms). The index holds every token, so this is the namespace's
-// document frequency of the word. The write transaction never queries
-// FTS5 itself: a query there flushes the index's pending inserts, which
-// made bulk imports 2-3x slower.
+// that hold the term key (a single lower-case word): this transaction's
+// (w.link.pending) and the committed ones, from the full-text index
+// through the read pool. The index holds every token, so this is the
+// namespace's document frequency of the word. The write transaction never
+// queries FTS5 itself: a query there flushes the index's pending inserts,
+// which made bulk imports 2-3x slower. The committed answer is kept for
+// the rest of the transaction (see linkCache).
 func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
 	toks := text.Tokens(key)
 	if strings.ContainsAny(key, " \"") || len(toks) != 1 {
 		return nil, nil // "docker-compose", "--dry-run": not one index token
 	}
+	ck := entityCacheKey{namespace, key}
 	var ids []int64
-	for _, id := range w.terms[entityCacheKey{namespace, key}] {
+	for _, id := range w.link.pending[ck] {
 		if id != except {
 			ids = append(ids, id)
 		}
 	}
-	match := scopedMatch(`"`+toks[0]+`"`, namespace, true)
-	var rows *sql.Rows
-	var err error
-	if st := w.s.readStmt(w.ctx, qTermFacts); st != nil {
-		rows, err = st.QueryContext(w.ctx, match)
-	} else {
-		rows, err = w.s.rdb.QueryContext(w.ctx, qTermFacts, match)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("term %q: %w", key, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
+	committed, ok := w.link.committed[ck]
+	if !ok {
+		found, err := w.termMatches(namespace, toks[:1])
+		if err != nil {
+			return nil, fmt.Errorf("term %q: %w", key, err)
 		}
+		committed = found[0]
+		if w.link.committed == nil {
+			w.link.committed = make(map[entityCacheKey][]int64)
+		}
+		w.link.committed[ck] = committed
+	}
+	for _, id := range committed {
 		if id != except && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
-	return ids, rows.Err()
-}
-
-// noteTerm remembers that fact id holds the term key unlinked, for
-// termFacts of later facts in this transaction.
-func (w *wtx) noteTerm(namespace, key string, id int64) {
-	if w.terms == nil {
-		w.terms = make(map[entityCacheKey][]int64)
-	}
-	ck := entityCacheKey{namespace, key}
-	if !slices.Contains(w.terms[ck], id) {
-		w.terms[ck] = append(w.terms[ck], id)
-	}
+	return ids, nil
 }
 
 // promoteTerm links the facts ids (found by termFacts) that mention the new
 // term entity id, as extracting their entities confirms.
 func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 	for _, fid := range ids {
-		var content, tags string
-		if err := w.queryRow("SELECT content, tags FROM facts WHERE id = ?", fid).Scan(&content, &tags); err != nil {
-			return fmt.Errorf("promote %q: %w", key, err)
+		keys, ok := w.link.keys[fid]
+		if !ok {
+			var content, tags string
+			if err := w.queryRow("SELECT content, tags FROM facts WHERE id = ?", fid).Scan(&content, &tags); err != nil {
+				return fmt.Errorf("promote %q: %w", key, err)
+			}
+			ents := extractEntities(content, rowcodec.SplitTags(tags))
+			w.link.noteKeys(fid, ents)
+			keys = w.link.keys[fid]
 		}
-		if !mentions(content, rowcodec.SplitTags(tags), key) {
+		if !slices.Contains(keys, key) {
 			continue
 		}
 		res, err := w.exec(`INSERT OR IGNORE INTO fact_entities (fact_id, entity_id, pos)
@@ -186,17 +180,6 @@ func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 		}
 	}
 	return nil
-}
-
-// mentions reports whether the entities of content (recurring candidates
-// included) have the key.
-func mentions(content string, tags []string, key string) bool {
-	for _, e := range extractEntities(content, tags) {
-		if entityKey(e.Name) == key {
-			return true
-		}
-	}
-	return false
 }
 
 // resolveEntity finds the entity whose key or alias key is key; id 0 when none.
@@ -584,6 +567,7 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 // name; the others' links and aliases move to it).
 func (w *wtx) rekeyEntities() error {
 	clear(w.entities)
+	clear(w.link.absent)
 	type ent struct {
 		id       int64
 		ns, name string

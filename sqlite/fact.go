@@ -156,6 +156,9 @@ func (s *Store) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
 	p := deriveFact(f)
 	var created bool
 	err := s.update(ctx, func(w *wtx) error {
+		if err := w.prefetchLinks([]*holomem.Fact{f}, []derived{p}); err != nil {
+			return err
+		}
 		var err error
 		if created, err = w.createFact(f, &p); err != nil {
 			return err
@@ -182,6 +185,9 @@ func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, er
 	derived := deriveFacts(fs)
 	created := make([]bool, len(fs))
 	err := s.update(ctx, func(w *wtx) error {
+		if err := w.prefetchLinks(fs, derived); err != nil {
+			return err
+		}
 		for i, f := range fs {
 			if i%256 == 0 {
 				if err := ctx.Err(); err != nil {
@@ -312,6 +318,7 @@ func (w *wtx) createFact(f *holomem.Fact, d *derived) (bool, error) {
 	if f.Entities, err = w.linkEntities(f.ID, f.Namespace, d.entities); err != nil {
 		return false, err
 	}
+	w.link.noteKeys(f.ID, d.entities) // for promoteTerm of later facts
 	return true, nil
 }
 

@@ -37,6 +37,7 @@ func TestQueryPlans(t *testing.T) {
 		{"OtherFactByHash", qOtherFactByHash, []any{"default", 1, 2, true}},
 		{"FactByKey", qFactByKey, []any{"default", "k"}},
 		{"ResolveEntity", qResolveEntity, []any{"default", "k", "default", "k"}},
+		{"ResolveEntities", qResolveEntities, []any{"default", `["k","j"]`, "default", `["k","j"]`}},
 		{"LookupEntity", qLookupEntity, []any{"default", "k", "default", "k"}},
 		{"FactsOfEntity", qFactsOfEntity, []any{1}},
 		{"EdgesOfFact", "SELECT e.src FROM edges e WHERE " + strings.Join(edgeCond, " AND "), edgeArgs},

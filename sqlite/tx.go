@@ -36,10 +36,9 @@ type wtx struct {
 	// fts holds the full-text rows of the facts created in this
 	// transaction until flushFTS writes them (see migration 0007).
 	fts []ftsRow
-	// terms holds, per namespace and term key, the facts of this
-	// transaction that had the term as a recurring candidate without
-	// linking it (termFacts reads committed facts only).
-	terms map[entityCacheKey][]int64
+	// link holds what linking entities learned in this transaction (see
+	// linkCache in entityterm.go).
+	link linkCache
 	// linked holds the facts whose entity links this transaction added
 	// without writing their row (recurring terms promoted, entities
 	// derived again): the change feed has no trigger on link inserts
