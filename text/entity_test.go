@@ -63,6 +63,8 @@ func TestEntities(t *testing.T) {
 		{"IssueCommitPrefix", "fix(module #4409): handle nil", []string{"issue:#4409"}},
 		{"IssueURL", "see https://github.com/holomem/holomem/pull/12 and https://example.com/x_y", []string{"issue:holomem/holomem#12"}},
 		{"IssueHTMLEntity", "&#123; is a brace", nil},
+		{"IssueShortCase", "gh-7, Gh-8 and gH-09 are fixed", []string{"issue:#7", "issue:#8", "issue:#9"}},
+		{"URLCase", "WWW.Example.com/a_b HTTPS://github.com/o/r/issues/3 Www.x.y/c_d", []string{"issue:o/r#3"}},
 		{"Path", "edit cmd/holomem/main.go and ./x.yaml, then /etc/nginx/nginx.conf and README.md.", []string{"path:cmd/holomem/main.go", "path:./x.yaml", "path:/etc/nginx/nginx.conf", "path:README.md"}},
 		{"PathNot", "and/or 1/2 e.g. Node.js example.com", []string{"proper:Node"}},
 		{"PathDotfile", "copy .env.example to .env", []string{"path:.env"}},

@@ -80,6 +80,9 @@ func foldRune(r rune) rune {
 // (see ruNameStem), so "Алексей", "у Алексея" and "с Алексеем" are one
 // entity. Two names with the same key are the same entity.
 func EntityKey(name string) string {
+	if isNormalASCII(name) && strings.IndexByte(name, ' ') < 0 {
+		return name // one normalised ASCII word: the common case, unchanged
+	}
 	f := strings.Fields(Normalize(name))
 	for i, w := range f {
 		if strings.ContainsRune(w, '-') {
