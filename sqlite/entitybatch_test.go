@@ -226,3 +226,44 @@ func firstDiff(got, want []string) string {
 	}
 	return ""
 }
+
+// TestCreateFact_TermCountsSupersededNotOtherNamespaces: a recurring word's
+// earlier fact counts (and is linked when the word becomes an entity)
+// while it is superseded, and a fact in another namespace does not count.
+func TestCreateFact_TermCountsSupersededNotOtherNamespaces(t *testing.T) {
+	ctx := t.Context()
+	s := mustOpen(t, filepath.Join(t.TempDir(), "t.db"))
+	add := func(ns, content string) *holomem.Fact {
+		t.Helper()
+		f := &holomem.Fact{Namespace: ns, Content: content}
+		if _, err := s.CreateFact(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	old := add("", "the zorblat daemon restarts at noon")
+	newer := add("", "the daemon restarts at midnight now")
+	if err := s.Supersede(ctx, old.ID, newer.ID); err != nil {
+		t.Fatal(err)
+	}
+	add("elsewhere", "quaffle works with zorblat and vintrex")
+	if got, _ := s.FactIDsByEntity(ctx, "", "zorblat"); len(got) != 0 {
+		t.Fatalf("zorblat after one fact of the namespace = %v", got)
+	}
+	third := add("", "zorblat logs go to syslog")
+	got, err := s.FactIDsByEntity(ctx, "", "zorblat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{old.ID, third.ID}; !slices.Equal(got, want) {
+		t.Errorf("zorblat facts = %v, want %v (the superseded fact counts)", got, want)
+	}
+	if got, _ := s.FactIDsByEntity(ctx, "elsewhere", "zorblat"); len(got) != 0 {
+		t.Errorf("zorblat in the other namespace = %v, want none", got)
+	}
+	// vintrex: once in "elsewhere", then in the default namespace.
+	add("", "vintrex is new here")
+	if got, _ := s.FactIDsByEntity(ctx, "", "vintrex"); len(got) != 0 {
+		t.Errorf("vintrex = %v: a fact of another namespace counted", got)
+	}
+}

@@ -206,75 +206,46 @@ func armCount(n int) int {
 	return maxTermArms
 }
 
-// termMatchSQL is n full-text lookups in one statement: the facts holding
-// match i as rows (i, rowid).
+// termMatchSQL is n full-text lookups in one statement: the facts of a
+// namespace holding term i as rows (i, id), from the arguments (match,
+// namespace) of each arm. The namespace is the facts row's, not the scope
+// token's: both say the same (a fact never changes namespace), and the two
+// scope tokens a scoped match also looks up hold every fact of the
+// namespace, which cost twice the word's own lookup.
 func termMatchSQL(n int) string {
 	var b strings.Builder
 	for i := range n {
 		if i > 0 {
 			b.WriteString(" UNION ALL ")
 		}
-		fmt.Fprintf(&b, "SELECT %d, rowid FROM facts_fts WHERE facts_fts MATCH ?", i)
+		fmt.Fprintf(&b, "SELECT %d, f.id FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ? AND f.namespace = ?", i)
 	}
 	return b.String()
 }
 
-// plainToken reports whether tok is lower-case ASCII letters and digits,
-// which the index's tokenizer keeps as they are: the index term of the
-// word is tok itself.
-func plainToken(tok string) bool {
-	for i := 0; i < len(tok); i++ {
-		if c := tok[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return tok != ""
-}
-
 // prefetchTermFacts fills w.link.committed for the term keys (absent
-// entities), as termFacts would one at a time. A word the index does not
-// hold at all (its document count in facts_vocab is 0: most words on their
-// first appearance) needs no full-text query; the others are looked up
-// together.
+// entities), as termFacts would one at a time.
 func (w *wtx) prefetchTermFacts(namespace string, keys []string) error {
-	var plain, other []string // index terms
+	var terms []string // index terms
 	byTerm := map[string][]string{}
 	for _, key := range keys {
 		toks := text.Tokens(key)
 		if strings.ContainsAny(key, " \"") || len(toks) != 1 {
 			continue // termFacts does not ask
 		}
-		tok := toks[0]
-		if byTerm[tok] == nil {
-			if plainToken(tok) {
-				plain = append(plain, tok)
-			} else {
-				other = append(other, tok)
-			}
+		if byTerm[toks[0]] == nil {
+			terms = append(terms, toks[0])
 		}
-		byTerm[tok] = append(byTerm[tok], key)
+		byTerm[toks[0]] = append(byTerm[toks[0]], key)
+	}
+	ids, err := w.termMatches(namespace, terms)
+	if err != nil {
+		return err
 	}
 	if w.link.committed == nil {
 		w.link.committed = make(map[entityCacheKey][]int64)
 	}
-	held, err := w.termDocs(plain)
-	if err != nil {
-		return err
-	}
-	for i, tok := range plain {
-		if held[i] {
-			other = append(other, tok)
-			continue
-		}
-		for _, key := range byTerm[tok] {
-			w.link.committed[entityCacheKey{namespace, key}] = nil
-		}
-	}
-	ids, err := w.termMatches(namespace, other)
-	if err != nil {
-		return err
-	}
-	for i, tok := range other {
+	for i, tok := range terms {
 		for _, key := range byTerm[tok] {
 			w.link.committed[entityCacheKey{namespace, key}] = ids[i]
 		}
@@ -282,49 +253,16 @@ func (w *wtx) prefetchTermFacts(namespace string, keys []string) error {
 	return nil
 }
 
-// termDocs reports which of the index terms terms any committed fact holds
-// (in any namespace), from facts_vocab through the read pool.
-func (w *wtx) termDocs(terms []string) ([]bool, error) {
-	held := make([]bool, len(terms))
-	for from := 0; from < len(terms); from += maxTermArms {
-		chunk := terms[from:min(from+maxTermArms, len(terms))]
-		n := armCount(len(chunk))
-		args := make([]any, n)
-		for i := range args {
-			args[i] = "" // no index term is empty
-			if i < len(chunk) {
-				args[i] = chunk[i]
-			}
-		}
-		err := w.readRows(termStatsSQL(n), args, func(rows *sql.Rows) error {
-			var i int
-			var docs int64
-			if err := rows.Scan(&i, &docs); err != nil {
-				return err
-			}
-			if i < len(chunk) && docs > 0 {
-				held[from+i] = true
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return held, nil
-}
-
 // termMatches returns, for each index term, the ids of the namespace's
-// committed facts (live or superseded) that hold it, newest first, as
-// qTermFacts would.
+// committed facts (live or superseded) that hold it, newest first.
 func (w *wtx) termMatches(namespace string, terms []string) ([][]int64, error) {
 	out := make([][]int64, len(terms))
 	for from := 0; from < len(terms); from += maxTermArms {
 		chunk := terms[from:min(from+maxTermArms, len(terms))]
 		n := armCount(len(chunk))
-		args := make([]any, n)
-		for i := range args {
-			args[i] = scopedMatch(`"`+chunk[min(i, len(chunk)-1)]+`"`, namespace, true)
+		args := make([]any, 0, 2*n)
+		for i := range n {
+			args = append(args, `{content tags} : "`+chunk[min(i, len(chunk)-1)]+`"`, namespace)
 		}
 		err := w.readRows(termMatchSQL(n), args, func(rows *sql.Rows) error {
 			var i int

@@ -38,6 +38,7 @@ func TestQueryPlans(t *testing.T) {
 		{"FactByKey", qFactByKey, []any{"default", "k"}},
 		{"ResolveEntity", qResolveEntity, []any{"default", "k", "default", "k"}},
 		{"ResolveEntities", qResolveEntities, []any{"default", `["k","j"]`, "default", `["k","j"]`}},
+		{"TermFacts", termMatchSQL(2), []any{`{content tags} : "fact"`, "default", `{content tags} : "number"`, "default"}},
 		{"LookupEntity", qLookupEntity, []any{"default", "k", "default", "k"}},
 		{"FactsOfEntity", qFactsOfEntity, []any{1}},
 		{"EdgesOfFact", "SELECT e.src FROM edges e WHERE " + strings.Join(edgeCond, " AND "), edgeArgs},
@@ -63,7 +64,7 @@ func TestQueryPlans(t *testing.T) {
 		for _, line := range plan {
 			// Hygiene's candidate reads must go from the full-text match
 			// to the facts rows by id, never the other way round.
-			if strings.HasPrefix(tt.name, "Similar") && strings.Contains(line, " f ") && !strings.Contains(line, "INTEGER PRIMARY KEY") {
+			if (strings.HasPrefix(tt.name, "Similar") || tt.name == "TermFacts") && strings.Contains(line, " f ") && !strings.Contains(line, "INTEGER PRIMARY KEY") {
 				t.Errorf("%s reads facts other than by id: %q", tt.name, plan)
 			}
 			for _, table := range []string{"facts", "edges", "entities", "entity_aliases", "fact_entities"} {
