@@ -32,7 +32,7 @@ type live struct {
 	store holomem.Store
 	// withHRR: cached rows carry their HRR vector (the hrr channel is on).
 	withHRR bool
-	log   interface {
+	log     interface {
 		Info(string, ...any)
 		Warn(string, ...any)
 	}
