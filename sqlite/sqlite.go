@@ -99,6 +99,8 @@ type Store struct {
 	dfc termDocsCache
 	// ents caches EntitiesOf per fact (see entitiesCache).
 	ents entitiesCache
+	// release gives back the file's place in held, after Close.
+	release func()
 	// nrstmts counts rstmts entries (bounded by maxReadStmts).
 	nrstmts atomic.Int32
 	// common remembers the words SimilarFacts found too common to use.
@@ -209,16 +211,36 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := createPrivate(path); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	if err := checkHeader(path); err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
-	}
-	walNotice, err := walCut(path)
+	// The checks read the file with their own descriptors, which a file
+	// this process already holds must not see (see held).
+	var walNotice string
+	release, already, err := holdFile(path, func() error {
+		if err := checkHeader(path); err != nil {
+			return err
+		}
+		var err error
+		walNotice, err = walCut(path)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
+	s, err := open(ctx, path, o, walNotice, !already)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	s.release = release
+	return s, nil
+}
 
-	convertToWAL(ctx, path, o.busyTimeout)
-
+// open is Open after the file checks; toWAL converts a file not yet in
+// WAL mode, which needs reading its header (see held).
+func open(ctx context.Context, path string, o options, walNotice string, toWAL bool) (*Store, error) {
+	if toWAL {
+		convertToWAL(ctx, path, o.busyTimeout)
+	}
+	var err error
 	s := &Store{path: path, now: o.now}
 	if s.wdb, err = openDB(path, o.busyTimeout, "immediate", 1); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
@@ -478,6 +500,9 @@ func (s *Store) Close() error {
 	})
 	if s.rdb != nil {
 		errs = append(errs, s.rdb.Close())
+	}
+	if s.release != nil {
+		s.release()
 	}
 	return errors.Join(errs...)
 }
