@@ -309,6 +309,14 @@ func openDB(path string, busy time.Duration, txlock string, conns int) (*sql.DB,
 	// NORMAL is durable across application crashes in WAL mode; only a power
 	// loss can drop the last transactions, never corrupt the file.
 	q.Add("_pragma", "synchronous(NORMAL)")
+	if txlock == "immediate" {
+		// The writer's statement journals (an insert into facts fires
+		// triggers, so each needs one) stay in memory: spilled to a
+		// temporary file they were half of a bulk import's write syscalls.
+		// They only undo a failed statement inside its transaction;
+		// durability is the WAL's.
+		q.Add("_pragma", "temp_store(MEMORY)")
+	}
 	q.Set("_txlock", txlock)
 	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+q.Encode())
 	if err != nil {
