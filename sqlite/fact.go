@@ -173,19 +173,41 @@ func (s *Store) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
 
 // CreateFacts stores many facts in one transaction with the same rules as
 // CreateFact. Nothing is stored when one fact is invalid; the error names
-// its index. What does not need the database (content hashes, the indexed
-// text with its stems, entity extraction) is derived on all cores before
-// the write lock is taken, so the single writer only writes.
+// its index. It is [Store.PrepareFacts] and its write at once.
 func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, error) {
+	write, err := s.PrepareFacts(fs)
+	if err != nil {
+		return nil, err
+	}
+	return write(ctx)
+}
+
+// PrepareFacts is CreateFacts in two steps: it validates fs and derives
+// what does not need the database (content hashes, the indexed text with
+// its stems, entity extraction) on all cores now, and returns the write,
+// which takes the write lock and stores them in one transaction. A bulk
+// import prepares the next batch while the write of one runs (see
+// retrieve.Memory.ImportBatches), so the single writer only writes. The
+// write must run once, and fs must not change in between.
+func (s *Store) PrepareFacts(fs []*holomem.Fact) (write func(context.Context) ([]bool, error), err error) {
 	for i, f := range fs {
 		if err := rowcodec.PrepareFact(f); err != nil {
 			return nil, fmt.Errorf("create facts: fact %d: %w", i, err)
 		}
 	}
 	derived := deriveFacts(fs)
+	return func(ctx context.Context) ([]bool, error) { return s.createFacts(ctx, fs, derived) }, nil
+}
+
+// createFacts writes fs (prepared, with derived[i] from fs[i]) in one
+// transaction.
+func (s *Store) createFacts(ctx context.Context, fs []*holomem.Fact, derived []derived) ([]bool, error) {
 	created := make([]bool, len(fs))
 	err := s.update(ctx, func(w *wtx) error {
 		if err := w.prefetchLinks(fs, derived); err != nil {
+			return err
+		}
+		if err := w.prefetchDups(fs, derived); err != nil {
 			return err
 		}
 		for i, f := range fs {
@@ -247,27 +269,10 @@ func deriveFacts(fs []*holomem.Fact) []derived {
 // createFact writes f, already through rowcodec.PrepareFact, with what
 // deriveFact computed for it. Its full-text row waits in w until flushFTS.
 func (w *wtx) createFact(f *holomem.Fact, d *derived) (bool, error) {
-	var existing int64
-	if f.ExternalKey != "" {
-		err := w.queryRow(qFactByKey, f.Namespace, f.ExternalKey).Scan(&existing)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return false, err
-		}
-	}
 	hash := d.hash
-	// A fact with an external key is identified by its key alone: two
-	// commits with the same message are two facts.
-	if existing == 0 && f.ExternalKey == "" {
-		var content string
-		err := w.queryRow(qFactByHash, f.Namespace, hash).Scan(&existing, &content)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			existing = 0
-		case err != nil:
-			return false, err
-		case content != f.Content:
-			return false, fmt.Errorf("%w: content hash collides with fact %d", holomem.ErrConflict, existing)
-		}
+	existing, err := w.existingFact(f, hash)
+	if err != nil {
+		return false, err
 	}
 	if existing != 0 {
 		old, err := loadFact(w.ctx, txQuerier{w}, existing)
@@ -319,7 +324,40 @@ func (w *wtx) createFact(f *holomem.Fact, d *derived) (bool, error) {
 		return false, err
 	}
 	w.link.noteKeys(f.ID, d.entities) // for promoteTerm of later facts
+	if w.dups != nil {
+		w.dups.noteCreated(f, hash)
+	}
 	return true, nil
+}
+
+// existingFact returns the fact f duplicates, 0 when none: the one with
+// its external key, or for a key-less fact the one with its content
+// (ErrConflict when only the hash matches). A fact with an external key is
+// identified by its key alone: two commits with the same message are two
+// facts. CreateFacts answers from w.dups (see prefetchDups).
+func (w *wtx) existingFact(f *holomem.Fact, hash int64) (int64, error) {
+	if w.dups != nil {
+		return w.dups.find(f, hash)
+	}
+	var existing int64
+	if f.ExternalKey != "" {
+		err := w.queryRow(qFactByKey, f.Namespace, f.ExternalKey).Scan(&existing)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return 0, err
+		}
+		return existing, nil
+	}
+	var content string
+	err := w.queryRow(qFactByHash, f.Namespace, hash).Scan(&existing, &content)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, nil
+	case err != nil:
+		return 0, err
+	case content != f.Content:
+		return 0, fmt.Errorf("%w: content hash collides with fact %d", holomem.ErrConflict, existing)
+	}
+	return existing, nil
 }
 
 // FindFactByID returns the fact with its entities and model id, without

@@ -36,6 +36,8 @@ func TestQueryPlans(t *testing.T) {
 		{"FactByHash", qFactByHash, []any{"default", 1}},
 		{"OtherFactByHash", qOtherFactByHash, []any{"default", 1, 2, true}},
 		{"FactByKey", qFactByKey, []any{"default", "k"}},
+		{"FactsByKeys", qFactsByKeys, []any{"default", `["k","j"]`}},
+		{"FactsByHashes", qFactsByHashes, []any{"default", `[1,2]`}},
 		{"ResolveEntity", qResolveEntity, []any{"default", "k", "default", "k"}},
 		{"ResolveEntities", qResolveEntities, []any{"default", `["k","j"]`, "default", `["k","j"]`}},
 		{"TermFacts", termMatchSQL(2), []any{`{content tags} : "fact"`, "default", `{content tags} : "number"`, "default"}},

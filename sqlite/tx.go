@@ -46,6 +46,9 @@ type wtx struct {
 	// derived again): the change feed has no trigger on link inserts
 	// (migration 0008), so flushChanges records them.
 	linked []int64
+	// dups answers duplicate lookups for the facts CreateFacts stores
+	// (see prefetchDups); nil elsewhere.
+	dups *dupIndex
 }
 
 // flushChanges records the facts of w.linked in the change feed. A new
