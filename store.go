@@ -305,6 +305,21 @@ type Memory interface {
 	Reason(ctx context.Context, namespace string, entities []string, limit int) ([]Hit, error)
 }
 
+// ImportBatches is one bulk import fed batch by batch in order
+// (retrieve.Memory's ImportBatches): a batch's preparation (HRR vectors,
+// derived text) runs while the batch before it is written, and each batch
+// is one transaction. Facts get the ids they would get from importing the
+// batches one after another. Use it from one goroutine.
+type ImportBatches interface {
+	// Add prepares facts and queues them for the writer. It blocks while
+	// two batches wait for it. It returns the first error of this import
+	// (an invalid fact, a failed write, ctx done); nothing is in flight
+	// then, and every later Add and Wait returns the same error.
+	Add(facts []*Fact) error
+	// Wait returns when every batch is written, with the first error.
+	Wait() error
+}
+
 // Outcomes of one prompt hook run ([Injection.Outcome]).
 const (
 	InjectionInjected = "injected"

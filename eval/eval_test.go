@@ -154,6 +154,27 @@ func (m *fakeMemory) Import(_ context.Context, fs []*holomem.Fact) ([]bool, erro
 	return out, nil
 }
 
+func (m *fakeMemory) ImportBatches(ctx context.Context, done func([]*holomem.Fact, []bool)) holomem.ImportBatches {
+	return &syncBatches{ctx: ctx, m: m, done: done}
+}
+
+// syncBatches stores each batch as it is added.
+type syncBatches struct {
+	ctx  context.Context
+	m    *fakeMemory
+	done func([]*holomem.Fact, []bool)
+}
+
+func (b *syncBatches) Add(fs []*holomem.Fact) error {
+	created, err := b.m.Import(b.ctx, fs)
+	if err == nil && b.done != nil {
+		b.done(fs, created)
+	}
+	return err
+}
+
+func (b *syncBatches) Wait() error { return nil }
+
 func (m *fakeMemory) Recall(_ context.Context, q holomem.Query) (*holomem.Result, error) {
 	var keys, texts []string
 	byKey := map[string]*holomem.Fact{}

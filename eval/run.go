@@ -15,7 +15,7 @@ import (
 // Memory is what an evaluation needs from the memory under test: bulk
 // loading and recall (retrieve.Memory satisfies it).
 type Memory interface {
-	Import(ctx context.Context, facts []*holomem.Fact) ([]bool, error)
+	ImportBatches(ctx context.Context, done func(facts []*holomem.Fact, created []bool)) holomem.ImportBatches
 	Recall(ctx context.Context, q holomem.Query) (*holomem.Result, error)
 }
 
@@ -125,6 +125,14 @@ func Run(ctx context.Context, mem Memory, d *Dataset, cfg Config) (*Report, erro
 func load(ctx context.Context, mem Memory, d *Dataset, undated bool) (map[int64][]string, error) {
 	idKeys := map[int64][]string{}
 	const batch = 2000
+	var starts []int // of the batches queued and not stored yet
+	imp := mem.ImportBatches(ctx, func(fs []*holomem.Fact, _ []bool) {
+		start := starts[0]
+		starts = starts[1:]
+		for i, hf := range fs {
+			idKeys[hf.ID] = append(idKeys[hf.ID], d.Facts[start+i].Key)
+		}
+	})
 	for start := 0; start < len(d.Facts); start += batch {
 		var fs []*holomem.Fact
 		for _, f := range d.Facts[start:min(start+batch, len(d.Facts))] {
@@ -134,12 +142,13 @@ func load(ctx context.Context, mem Memory, d *Dataset, undated bool) (map[int64]
 			}
 			fs = append(fs, hf)
 		}
-		if _, err := mem.Import(ctx, fs); err != nil {
+		starts = append(starts, start)
+		if err := imp.Add(fs); err != nil {
 			return nil, fmt.Errorf("load facts: %w", err)
 		}
-		for i, hf := range fs {
-			idKeys[hf.ID] = append(idKeys[hf.ID], d.Facts[start+i].Key)
-		}
+	}
+	if err := imp.Wait(); err != nil {
+		return nil, fmt.Errorf("load facts: %w", err)
 	}
 	return idKeys, nil
 }

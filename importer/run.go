@@ -19,10 +19,11 @@ const Batch = 500
 // ErrUnknownKind is returned by [Run] for a kind it cannot import.
 var ErrUnknownKind = errors.New("unknown import kind: use jsonl, markdown, github or git")
 
-// Importer stores a batch of facts with their derived data (HRR vectors,
-// embeddings, the in-memory index): retrieve.Memory's Import.
+// Importer stores batches of facts with their derived data (HRR vectors,
+// embeddings, the in-memory index), preparing each batch while the one
+// before is written: retrieve.Memory's ImportBatches.
 type Importer interface {
-	Import(ctx context.Context, facts []*holomem.Fact) ([]bool, error)
+	ImportBatches(ctx context.Context, done func(facts []*holomem.Fact, created []bool)) holomem.ImportBatches
 }
 
 // Store is what [Run] reads and writes beside the facts: external keys to
@@ -77,10 +78,12 @@ type Report struct {
 // interrupted import is resumed by running it again (keys make it
 // idempotent). CLI, web and MCP share it.
 func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, error) {
-	r := &run{mem: mem, store: store, ns: o.Namespace, keys: map[string]int64{}, progress: o.Progress, phase: "import " + o.Kind}
+	r := &run{store: store, ns: o.Namespace, keys: map[string]int64{}, progress: o.Progress, phase: "import " + o.Kind}
 	if r.progress == nil {
 		r.progress = func(string, int, int) {}
 	}
+	r.batches = mem.ImportBatches(ctx, r.stored)
+	defer r.batches.Wait() // an error return with batches in flight
 	if o.Kind == "jsonl" {
 		r.keepNamespace = o.Into == ""
 		if o.Into != "" {
@@ -133,6 +136,9 @@ func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, er
 	if err := r.flush(ctx); err != nil {
 		return nil, err
 	}
+	if err := r.batches.Wait(); err != nil {
+		return nil, storeErr(err)
+	}
 	if o.Kind == "github" {
 		if err := r.commitLinks(ctx); err != nil {
 			return nil, err
@@ -152,14 +158,17 @@ func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, er
 
 // run stores an importer's records in batches and then its links.
 type run struct {
-	mem           Importer
+	batches       holomem.ImportBatches
 	store         Store
 	ns            string
 	keepNamespace bool
 	progress      holomem.Progress
 	phase         string
 
-	pending  []Record
+	pending []Record
+	// queued are the batches given to r.batches and not stored yet, in
+	// order: stored takes their keys from here.
+	queued   [][]Record
 	links    []Link
 	keys     map[string]int64
 	created  int
@@ -186,6 +195,8 @@ func (r *run) add(ctx context.Context, rec Record) error {
 	return nil
 }
 
+// flush hands the pending records to r.batches, which stores them while
+// the next batch is parsed and prepared.
 func (r *run) flush(ctx context.Context) error {
 	if len(r.pending) == 0 {
 		return nil
@@ -194,11 +205,20 @@ func (r *run) flush(ctx context.Context) error {
 	for i, rec := range r.pending {
 		facts[i] = rec.Fact
 	}
-	created, err := r.mem.Import(ctx, facts)
-	if err != nil {
-		return fmt.Errorf("store facts (run the import again to resume): %w", err)
+	r.queued = append(r.queued, r.pending)
+	r.pending = nil
+	if err := r.batches.Add(facts); err != nil {
+		return storeErr(err)
 	}
-	for i, rec := range r.pending {
+	return nil
+}
+
+// stored takes the results of the oldest queued batch (r.batches calls it
+// in order): the keys of its facts, the counts and the progress.
+func (r *run) stored(facts []*holomem.Fact, created []bool) {
+	recs := r.queued[0]
+	r.queued = r.queued[1:]
+	for i, rec := range recs {
 		r.keys[rec.Key] = facts[i].ID
 		if created[i] {
 			r.created++
@@ -206,9 +226,11 @@ func (r *run) flush(ctx context.Context) error {
 			r.existing++
 		}
 	}
-	r.pending = r.pending[:0]
 	r.progress(r.phase, r.created+r.existing, 0)
-	return nil
+}
+
+func storeErr(err error) error {
+	return fmt.Errorf("store facts (run the import again to resume): %w", err)
 }
 
 // commitLinks adds the links from the issues of this import to commits

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -350,17 +349,24 @@ func (m *Memory) aliasMap(ctx context.Context, namespace string) map[string]stri
 // forgetAliases drops the cached alias map of a namespace after a write
 // whose content declares aliases ("X aka Y").
 func (m *Memory) forgetAliases(namespace, content string) {
+	if declaresAlias(content) {
+		m.mu.Lock()
+		delete(m.mu.aliases, namespace)
+		m.mu.Unlock()
+	}
+}
+
+// declaresAlias reports whether content declares an alias ("X aka Y").
+func declaresAlias(content string) bool {
 	if lc := strings.ToLower(content); !strings.Contains(lc, "aka") && !strings.Contains(lc, "a.k.a") {
-		return // no alias declared: cheaper than extracting entities again
+		return false // no alias declared: cheaper than extracting entities
 	}
 	for _, e := range text.Entities(content) {
 		if len(e.Aliases) > 0 {
-			m.mu.Lock()
-			delete(m.mu.aliases, namespace)
-			m.mu.Unlock()
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // Remember stores f with its derived data and reports near-duplicates and
@@ -575,93 +581,4 @@ func stripForEmbedding(s string) string {
 		return t
 	}
 	return s
-}
-
-// Import stores many facts in one transaction without write-time hygiene
-// (bulk imports): HRR vectors are derived here, embeddings are computed in
-// batches when a model is configured (a failure leaves them for
-// `backfill`). It returns which facts were new; existing ones (same content
-// or external key) are loaded into their Fact.
-func (m *Memory) Import(ctx context.Context, facts []*holomem.Fact) ([]bool, error) {
-	for _, f := range facts {
-		f.Normalize()
-		if err := f.Validate(); err != nil {
-			return nil, err
-		}
-	}
-	m.encodeAll(ctx, facts)
-	created, err := m.store.CreateFacts(ctx, facts)
-	if err != nil {
-		return nil, err
-	}
-	for i, f := range facts {
-		m.forgetAliases(f.Namespace, f.Content)
-		if created[i] {
-			m.hrr.put(f.Namespace, f.ID, f.HRR)
-		}
-	}
-	if m.emb == nil {
-		return created, nil
-	}
-	var todo []*holomem.Fact
-	for i, f := range facts {
-		switch {
-		case !created[i]:
-		case len(f.Embedding) == m.emb.Dim() && f.ModelID == m.emb.ModelID():
-			// The caller brought this model's vector (a JSONL export):
-			// the store kept it, so only the index needs it.
-			m.sem.Upsert(f.Namespace, f.ID, f.Embedding)
-		default:
-			todo = append(todo, f)
-		}
-	}
-	for start := 0; start < len(todo); start += embedBatch {
-		batch := todo[start:min(start+embedBatch, len(todo))]
-		texts := make([]string, len(batch))
-		for i, f := range batch {
-			texts[i] = stripForEmbedding(f.Content)
-		}
-		vs, err := m.emb.Embed(ctx, texts)
-		if err != nil {
-			if ctx.Err() != nil {
-				return created, ctx.Err()
-			}
-			m.log.Warn("embed imported facts; run `holomem backfill` later", "err", err)
-			break
-		}
-		vecs := make(map[int64][]float32, len(batch))
-		for i, f := range batch {
-			vecs[f.ID] = vs[i]
-		}
-		if err := m.store.SetEmbeddings(ctx, m.emb.ModelID(), vecs); err != nil {
-			return created, fmt.Errorf("store embeddings: %w", err)
-		}
-		for i, f := range batch {
-			f.ModelID, f.Embedding = m.emb.ModelID(), vs[i]
-			m.sem.Upsert(f.Namespace, f.ID, vs[i])
-		}
-	}
-	return created, nil
-}
-
-// encodeAll derives the HRR vectors facts lack, on up to runtime.NumCPU()
-// goroutines: encoding is a third of a bulk import's CPU time and does not
-// depend on the store, so it need not wait for the single writer. Each
-// fact's vector depends only on the fact, so the result does not depend on
-// scheduling.
-func (m *Memory) encodeAll(ctx context.Context, facts []*holomem.Fact) {
-	workers := min(runtime.NumCPU(), 4, max(1, len(facts)/64))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(facts); i += workers {
-				if f := facts[i]; len(f.HRR) == 0 {
-					f.HRR = m.encodeHRR(ctx, f.Namespace, f.Content)
-				}
-			}
-		}()
-	}
-	wg.Wait()
 }

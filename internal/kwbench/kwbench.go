@@ -169,14 +169,18 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	defer m.Close()
 	t0 := time.Now()
 	const batch = 1000
+	imp := m.ImportBatches(ctx, nil)
 	for start := 0; start < len(o.Docs); start += batch {
 		fs := make([]*holomem.Fact, 0, batch)
 		for _, d := range o.Docs[start:min(start+batch, len(o.Docs))] {
 			fs = append(fs, &holomem.Fact{Content: d})
 		}
-		if _, err := m.Import(ctx, fs); err != nil {
+		if err := imp.Add(fs); err != nil {
 			return nil, fmt.Errorf("import: %w", err)
 		}
+	}
+	if err := imp.Wait(); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
 	}
 	rep.ImportRate = float64(len(o.Docs)) / time.Since(t0).Seconds()
 	t0 = time.Now()

@@ -37,17 +37,19 @@ func fillSynthetic(ctx context.Context, path string, n int) error {
 	return importSynthetic(ctx, m, n)
 }
 
-// importSynthetic imports synthetic facts 0..n-1 of seed 1 in batches of 1000.
+// importSynthetic imports synthetic facts 0..n-1 of seed 1 in batches of
+// 1000, each prepared while the one before is written.
 func importSynthetic(ctx context.Context, m *retrieve.Memory, n int) error {
 	const batch = 1000
+	imp := m.ImportBatches(ctx, nil)
 	for start := 0; start < n; start += batch {
 		facts := make([]*holomem.Fact, 0, batch)
 		for i := start; i < min(n, start+batch); i++ {
 			facts = append(facts, synth.Fact(1, i))
 		}
-		if _, err := m.Import(ctx, facts); err != nil {
+		if err := imp.Add(facts); err != nil {
 			return err
 		}
 	}
-	return nil
+	return imp.Wait()
 }
