@@ -115,3 +115,33 @@ func TestCreateFacts_HashCollision(t *testing.T) {
 		})
 	}
 }
+
+// TestCreateFacts_GrowsWriteCache: the write connection keeps SQLite's
+// default page cache until the first bulk write, then bulkCacheKiB.
+func TestCreateFacts_GrowsWriteCache(t *testing.T) {
+	ctx := t.Context()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "cache.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	size := func() int {
+		var n int
+		if err := s.wdb.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if _, err := s.CreateFact(ctx, &holomem.Fact{Content: "one by one"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := size(); n == -bulkCacheKiB {
+		t.Fatalf("cache_size after CreateFact = %d, want the default", n)
+	}
+	if _, err := s.CreateFacts(ctx, []*holomem.Fact{{Content: "in bulk"}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := size(); n != -bulkCacheKiB {
+		t.Errorf("cache_size after CreateFacts = %d, want %d", n, -bulkCacheKiB)
+	}
+}

@@ -90,6 +90,9 @@ type Store struct {
 	stmts map[string]*sql.Stmt
 	// closed is set by Close, guarded by wmu.
 	closed bool
+	// bulkCache is set, under wmu, once the write connection's page cache
+	// was grown for bulk writes (see growWriteCache).
+	bulkCache bool
 	// rdb is the pool of read connections (deferred transactions).
 	rdb *sql.DB
 	// rstmts caches statements prepared on rdb (query -> *sql.Stmt); see
