@@ -194,3 +194,57 @@ func TestImportBatches_Errors(t *testing.T) {
 		})
 	}
 }
+
+// failingStore fails the write of its second batch.
+type failingStore struct {
+	*sqlite.Store
+	writes *int
+}
+
+var errWrite = errors.New("disk on fire")
+
+func (s failingStore) PrepareFacts(fs []*holomem.Fact) (func(context.Context) ([]bool, error), error) {
+	write, err := s.Store.PrepareFacts(fs)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) ([]bool, error) {
+		if *s.writes++; *s.writes == 2 {
+			return nil, errWrite
+		}
+		return write(ctx)
+	}, nil
+}
+
+// TestImportBatches_WriteError: a failed write ends the import with its
+// error; the batches after it are not written, the one before is.
+func TestImportBatches_WriteError(t *testing.T) {
+	s := openStore(t, "w.db")
+	writes := 0
+	m, err := retrieve.New(failingStore{s, &writes}, retrieve.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done []string
+	imp := m.ImportBatches(t.Context(), func(fs []*holomem.Fact, _ []bool) {
+		for _, f := range fs {
+			done = append(done, f.Content)
+		}
+	})
+	var addErr error
+	for i := range 4 {
+		if addErr = imp.Add([]*holomem.Fact{{Content: fmt.Sprintf("batch %d", i)}}); addErr != nil {
+			break
+		}
+	}
+	if err := imp.Wait(); !errors.Is(err, errWrite) {
+		t.Errorf("Wait = %v, want %v", err, errWrite)
+	}
+	if addErr != nil && !errors.Is(addErr, errWrite) {
+		t.Errorf("Add = %v, want nil or %v", addErr, errWrite)
+	}
+	all, n, err := s.FindFacts(t.Context(), holomem.FactFilter{})
+	if err != nil || n != 1 || all[0].Content != "batch 0" || !slices.Equal(done, []string{"batch 0"}) {
+		t.Errorf("stored %d facts (%v), done saw %q; want only batch 0", n, err, done)
+	}
+}
