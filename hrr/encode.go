@@ -47,6 +47,7 @@ func QueryKey(tokens, entities []string) *Key {
 	for i := range Dim {
 		q[i] = phaseByte(acc.re[i], acc.im[i])
 	}
+	acc.release()
 	return keyOf(&q)
 }
 
@@ -91,6 +92,7 @@ func EncodeFactCompact(tokens, entities []string) []byte {
 	for i := range Dim {
 		out[1+i] = phaseByte(acc.re[i], acc.im[i])
 	}
+	acc.release()
 	return out
 }
 
@@ -161,7 +163,9 @@ func b2i(b bool) int {
 }
 
 func encode(tokens, entities []string) Vector {
-	return accumulate(tokens, entities).vector()
+	acc := accumulate(tokens, entities)
+	defer acc.release()
+	return acc.vector()
 }
 
 // accumulate sums the bound phasors of a fact's terms (see EncodeFact).
