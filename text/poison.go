@@ -19,19 +19,25 @@ const (
 // riskPatterns are matched against the lower-cased text. They are phrased
 // as imperatives addressed to a model, so facts that merely talk about
 // instructions ("the deploy instructions are in README") do not match.
+//
+// Each pattern has a gate: words of which the text must contain at least
+// one for the pattern to match (every match of the expression contains
+// one). Nearly all facts contain none, and the gates spare them the
+// expressions, which were a twentieth of a one-by-one add's CPU time.
 var riskPatterns = []struct {
 	re     *regexp.Regexp
+	gate   []string
 	reason string
 }{
-	{regexp.MustCompile(`\b(ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}\b(previous|prior|above|earlier|all|your|the system|any)\b[^.!?\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directives|messages)\b`), RiskOverride},
-	{regexp.MustCompile(`\b(new|updated|real) (system )?instructions\s*:`), RiskOverride},
-	{regexp.MustCompile(`(игнорируй|игнорировать|забудь|забыть|отмени|не обращай внимания на)[^.!?\n]{0,40}(инструкци|правил|указани|промпт)`), RiskOverride},
-	{regexp.MustCompile(`(новые|настоящие) (системные )?инструкции\s*:`), RiskOverride},
-	{regexp.MustCompile(`\byou are (now|no longer)\b|\bfrom now on,? you\b|\bact as (an? )?(unrestricted|jailbroken|dan|evil|admin)|\b(developer|god|dan|jailbreak) mode\b|\bpretend (that )?you (are|have no)\b`), RiskRole},
-	{regexp.MustCompile(`(ты теперь|теперь ты|отныне ты|с этого момента ты|режим разработчика|притворись, что ты|веди себя как)`), RiskRole},
-	{regexp.MustCompile(`<\s*/?\s*(system|assistant|user|tool_call|tool_use|function_calls?|invoke|antml|instructions?|holomem-memory)\b|<\|(im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|"role"\s*:\s*"(system|tool)"|^\s*(system|assistant)\s*:`), RiskMarkup},
-	{regexp.MustCompile(`\b(send|post|upload|forward|exfiltrate|email)\b[^.!?\n]{0,40}\b(password|passwords|token|tokens|secrets?|api keys?|credentials|ssh keys?|\.env|history|conversation)\b[^.!?\n]{0,40}\b(to|at)\b\s*(https?://|\S+@\S+)|\b(curl|wget)\b[^|\n]{0,80}\|\s*(ba|z)?sh\b|\brm -rf /(\s|$)`), RiskExfil},
-	{regexp.MustCompile(`(отправь|перешли|загрузи)[^.!?\n]{0,40}(парол|токен|секрет|ключ|переписк)[^.!?\n]{0,40}(https?://|\S+@\S+)`), RiskExfil},
+	{regexp.MustCompile(`\b(ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}\b(previous|prior|above|earlier|all|your|the system|any)\b[^.!?\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directives|messages)\b`), []string{"ignore", "disregard", "forget", "override", "bypass"}, RiskOverride},
+	{regexp.MustCompile(`\b(new|updated|real) (system )?instructions\s*:`), []string{"instructions"}, RiskOverride},
+	{regexp.MustCompile(`(игнорируй|игнорировать|забудь|забыть|отмени|не обращай внимания на)[^.!?\n]{0,40}(инструкци|правил|указани|промпт)`), []string{"игнорируй", "игнорировать", "забудь", "забыть", "отмени", "не обращай внимания на"}, RiskOverride},
+	{regexp.MustCompile(`(новые|настоящие) (системные )?инструкции\s*:`), []string{"инструкции"}, RiskOverride},
+	{regexp.MustCompile(`\byou are (now|no longer)\b|\bfrom now on,? you\b|\bact as (an? )?(unrestricted|jailbroken|dan|evil|admin)|\b(developer|god|dan|jailbreak) mode\b|\bpretend (that )?you (are|have no)\b`), []string{"you are", "from now on", "act as", "mode", "pretend"}, RiskRole},
+	{regexp.MustCompile(`(ты теперь|теперь ты|отныне ты|с этого момента ты|режим разработчика|притворись, что ты|веди себя как)`), []string{"ты теперь", "теперь ты", "отныне ты", "с этого момента ты", "режим разработчика", "притворись, что ты", "веди себя как"}, RiskRole},
+	{regexp.MustCompile(`<\s*/?\s*(system|assistant|user|tool_call|tool_use|function_calls?|invoke|antml|instructions?|holomem-memory)\b|<\|(im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|"role"\s*:\s*"(system|tool)"|^\s*(system|assistant)\s*:`), []string{"<", "[", "\"role\"", "system", "assistant"}, RiskMarkup},
+	{regexp.MustCompile(`\b(send|post|upload|forward|exfiltrate|email)\b[^.!?\n]{0,40}\b(password|passwords|token|tokens|secrets?|api keys?|credentials|ssh keys?|\.env|history|conversation)\b[^.!?\n]{0,40}\b(to|at)\b\s*(https?://|\S+@\S+)|\b(curl|wget)\b[^|\n]{0,80}\|\s*(ba|z)?sh\b|\brm -rf /(\s|$)`), []string{"send", "post", "upload", "forward", "exfiltrate", "email", "curl", "wget", "rm -rf /"}, RiskExfil},
+	{regexp.MustCompile(`(отправь|перешли|загрузи)[^.!?\n]{0,40}(парол|токен|секрет|ключ|переписк)[^.!?\n]{0,40}(https?://|\S+@\S+)`), []string{"отправь", "перешли", "загрузи"}, RiskExfil},
 }
 
 // InstructionRisks reports why s reads as instructions to a model rather
@@ -54,11 +60,21 @@ func InstructionRisks(s string) []string {
 	}
 	low := strings.ToLower(s)
 	for _, p := range riskPatterns {
-		if p.re.MatchString(low) {
+		if containsAny(low, p.gate) && p.re.MatchString(low) {
 			add(p.reason)
 		}
 	}
 	return out
+}
+
+// containsAny reports whether s contains one of subs.
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasHiddenUnicode finds Unicode tag characters (invisible ASCII copies
