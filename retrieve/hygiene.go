@@ -128,7 +128,9 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 			}
 			cos = c.scores.Semantic
 		}
-		h := holomem.Hit{Fact: other, Scores: c.scores, Decay: 1}
+		// other may be the row cache's: the hits get copies (their
+		// entities are attached below).
+		h := holomem.Hit{Scores: c.scores, Decay: 1}
 		h.Relevance = max(c.scores.Jaccard, c.scores.Semantic)
 		h.Score = h.Relevance
 		// text.Relate decides (measured on text/testdata/hygiene.jsonl).
@@ -137,13 +139,18 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 		// the same (token Jaccard >= the threshold) without a negation or
 		// a changed number.
 		near := c.scores.Jaccard >= nearJ || c.scores.Semantic >= nearCos
+		hit := func() holomem.Hit {
+			cp := *other
+			h.Fact = &cp
+			return h
+		}
 		switch rel := relater.RelateTo(ow.rel, cos); {
 		case rel == text.RelContradiction && (!near || text.HardConflict(f.Content, other.Content)):
-			contras = append(contras, h)
+			contras = append(contras, hit())
 		case rel == text.RelRefinement:
-			refines = append(refines, h)
+			refines = append(refines, hit())
 		case rel == text.RelNearDuplicate, near:
-			dups = append(dups, h)
+			dups = append(dups, hit())
 		}
 	}
 	sortHits(dups)
@@ -207,14 +214,15 @@ func hygieneQuery(content string) string {
 // loadHygieneCandidates loads the candidates' facts without their HRR
 // vectors (recall's loader reads them for scoring; hygiene never looks at
 // them, and decoding ~60 of them was a sixth of an add) and drops those
-// that are not live facts of namespace.
+// that are not live facts of namespace. The facts may be the row cache's
+// own: read them, never change them.
 func (m *Memory) loadHygieneCandidates(ctx context.Context, cands map[int64]*candidate, namespace string) error {
 	ids := make([]int64, 0, len(cands))
 	for id := range cands {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	facts, err := m.loadFacts(ctx, ids, false, false)
+	facts, err := m.loadFactsShared(ctx, ids, false, false, true)
 	if err != nil {
 		return fmt.Errorf("load candidates: %w", err)
 	}
