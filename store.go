@@ -397,6 +397,33 @@ type ChangeFeeder interface {
 	FactChanges(ctx context.Context, since int64) (ids []int64, next int64, err error)
 }
 
+// FactChange is one entry of a change feed: the fact changed (ID) and
+// where the change sits in the feed (At: a sequence number, or the id of
+// the transaction that made it). A feed may report an entry more than
+// once, always the same; two different changes are never the same entry.
+type FactChange struct {
+	At, ID int64
+}
+
+// OwnChangeFeeder is an optional [ChangeFeeder] extension for a follower
+// that also writes (serve and mcp add facts): the store's write says which
+// feed entry it made, and the feed says which entry each change is, so the
+// follower applies what it wrote from the fact it holds instead of reading
+// the row back, while every other change, whoever made it and wherever it
+// falls, is read as before.
+type OwnChangeFeeder interface {
+	ChangeFeeder
+	// FactChangeLog is [ChangeFeeder.FactChanges] with each change's
+	// entry, in the same order and with the same cursors and errors.
+	FactChangeLog(ctx context.Context, since int64) (changes []FactChange, next int64, err error)
+	// CreateFactLogged is [FactStore.CreateFact] that also returns the
+	// feed entry of the insert of f's row (the zero entry when f existed
+	// and nothing was written). Changes the same transaction made to
+	// other facts (links added to older facts) have entries of their own
+	// that it does not return, as do later changes of f's links.
+	CreateFactLogged(ctx context.Context, f *Fact) (created bool, change FactChange, err error)
+}
+
 // MaxFactChanges bounds the ids one [ChangeFeeder.FactChanges] call
 // returns. A follower further behind (a bulk import, an embedding
 // backfill) gets [ErrChangesPruned] instead: reloading everything once is

@@ -68,7 +68,9 @@
 // does not delay the feed. About every 1024 rows a trigger prunes the rows
 // of transactions older than the one 50000 rows back; fact_changes_pruned
 // remembers the xid below which rows may be gone, and a follower behind it
-// gets [holomem.ErrChangesPruned].
+// gets [holomem.ErrChangesPruned]. As a [holomem.OwnChangeFeeder], an
+// entry is the pair (xid, fact id), unique per transaction and fact;
+// CreateFactLogged reads its transaction's xid after the insert.
 //
 // # Caveats
 //

@@ -143,16 +143,36 @@ func attachEntities(ctx context.Context, q querier, fs []*holomem.Fact) error {
 // the same content at once end with one fact: the second insert meets the
 // unique index, does nothing, and loads the first one's fact.
 func (s *Store) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
-	var created bool
+	created, _, err := s.createOne(ctx, f, false)
+	return created, err
+}
+
+// CreateFactLogged is CreateFact that also returns the feed entry of the
+// insert of f's row: the transaction's id with f's; see
+// [holomem.OwnChangeFeeder].
+func (s *Store) CreateFactLogged(ctx context.Context, f *holomem.Fact) (bool, holomem.FactChange, error) {
+	return s.createOne(ctx, f, true)
+}
+
+// createOne runs CreateFact; with logged, it reads the transaction's id
+// (the xid the feed's trigger recorded) after the insert.
+func (s *Store) createOne(ctx context.Context, f *holomem.Fact, logged bool) (bool, holomem.FactChange, error) {
+	var (
+		created bool
+		change  holomem.FactChange
+	)
 	err := s.update(ctx, func(w *wtx) error {
 		var err error
-		created, err = w.createFact(f)
-		return err
+		if created, err = w.createFact(f); err != nil || !created || !logged {
+			return err
+		}
+		change.ID = f.ID
+		return w.queryRow("SELECT pg_current_xact_id()::text::bigint").Scan(&change.At)
 	})
 	if err != nil {
-		return false, fmt.Errorf("create fact: %w", err)
+		return false, holomem.FactChange{}, fmt.Errorf("create fact: %w", err)
 	}
-	return created, nil
+	return created, change, nil
 }
 
 // CreateFacts stores many facts in one transaction with the same rules as

@@ -7,7 +7,7 @@ import (
 	"github.com/holomem/holomem"
 )
 
-var _ holomem.ChangeFeeder = (*Store)(nil)
+var _ holomem.OwnChangeFeeder = (*Store)(nil)
 
 // maxFresh bounds the changes FactChanges reports early (see qFactChanges).
 const maxFresh = 1000
@@ -47,6 +47,20 @@ func (s *Store) FactChangeCursor(ctx context.Context) (int64, error) {
 // and qFactChanges. One round trip; up to date, the index lookups find
 // nothing.
 func (s *Store) FactChanges(ctx context.Context, since int64) ([]int64, int64, error) {
+	changes, next, err := s.FactChangeLog(ctx, since)
+	var ids []int64
+	if len(changes) > 0 {
+		ids = make([]int64, len(changes))
+		for i, c := range changes {
+			ids[i] = c.ID
+		}
+	}
+	return ids, next, err
+}
+
+// FactChangeLog is FactChanges with each change's entry: the id of the
+// transaction that made it and the fact's; see [holomem.OwnChangeFeeder].
+func (s *Store) FactChangeLog(ctx context.Context, since int64) ([]holomem.FactChange, int64, error) {
 	if s.isClosed() {
 		return nil, since, errClosed
 	}
@@ -84,7 +98,11 @@ func (s *Store) FactChanges(ctx context.Context, since int64) ([]int64, int64, e
 		ids = ids[:settled]
 	}
 	if len(ids) == 0 {
-		ids = nil
+		return nil, xmin, nil
 	}
-	return ids, xmin, nil
+	changes := make([]holomem.FactChange, len(ids))
+	for i, id := range ids {
+		changes[i] = holomem.FactChange{At: xids[i], ID: id}
+	}
+	return changes, xmin, nil
 }

@@ -1,6 +1,8 @@
 package retrieve
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/rowcodec"
 	"github.com/holomem/holomem/lexindex"
 )
 
@@ -23,13 +26,18 @@ import (
 // of facts changed since the last look (by this process or any other) are
 // read in one indexed query and re-read, so a `holomem add` from a shell is
 // found by the next recall of a running server, as it was when every
-// recall queried FTS5.
+// recall queried FTS5. The process's own adds are not read back: the
+// store says which feed entry each made, and the sync that meets the entry
+// applies the fact the process holds (see noteOwn).
 //
 // A one-shot process does not build it: reading every fact costs more than
 // the few queries such a process answers.
 type live struct {
-	feed  holomem.ChangeFeeder
-	store holomem.Store
+	feed holomem.ChangeFeeder
+	// ownFeed is feed when it tells this process's own writes apart (nil
+	// otherwise): see noteOwn.
+	ownFeed holomem.OwnChangeFeeder
+	store   holomem.Store
 	// withHRR: cached rows carry their HRR vector (the hrr channel is on).
 	withHRR bool
 	log     interface {
@@ -44,6 +52,12 @@ type live struct {
 	// index and cache reflect (under mu).
 	mu     sync.Mutex
 	cursor int64
+	// own holds, by feed entry, the facts this process created and has not
+	// met in the feed yet (under mu): sync applies them from here instead
+	// of reading them back (see noteOwn). rereads counts the syncs and
+	// loads that read facts from the store.
+	own     map[holomem.FactChange]*holomem.Fact
+	rereads uint64
 	// ready is set once the index holds every fact; until then recall
 	// uses the store's full-text search. healthy is the last sync's
 	// outcome: after a failed one the row cache may miss a drop, so reads
@@ -65,6 +79,8 @@ func (l *live) load(ctx context.Context, progress holomem.Progress) error {
 
 func (l *live) loadLocked(ctx context.Context, progress holomem.Progress) error {
 	l.ready.Store(false)
+	l.rereads++
+	clear(l.own)
 	cursor, err := l.feed.FactChangeCursor(ctx)
 	if err != nil {
 		return fmt.Errorf("live index: change cursor: %w", err)
@@ -154,7 +170,7 @@ func (l *live) sync(ctx context.Context) bool {
 }
 
 func (l *live) syncLocked(ctx context.Context) bool {
-	ids, next, err := l.feed.FactChanges(ctx, l.cursor)
+	changes, next, err := l.changes(ctx)
 	if errors.Is(err, holomem.ErrChangesPruned) {
 		l.log.Info("text index: too many changes by other processes; reloading")
 		if err := l.loadLocked(ctx, nil); err != nil {
@@ -167,13 +183,84 @@ func (l *live) syncLocked(ctx context.Context) bool {
 		l.log.Warn("text index: reading the change feed failed; this recall uses the store's search", "err", err)
 		return false
 	}
-	if len(ids) == 0 {
-		l.cursor = next
+	if len(changes) == 0 {
+		l.advance(next)
 		return true
+	}
+	ids, mine := l.sortChanges(changes)
+	l.rows.drop(ids)
+	if len(ids) > len(mine) {
+		if !l.reread(ctx, ids, mine) {
+			return false
+		}
+	}
+	for _, f := range mine {
+		l.idx.Put(docOf(f))
+		l.rows.putOwn(f)
+	}
+	l.advance(next)
+	return true
+}
+
+// changes reads the feed after the cursor.
+func (l *live) changes(ctx context.Context) ([]holomem.FactChange, int64, error) {
+	if l.ownFeed != nil {
+		return l.ownFeed.FactChangeLog(ctx, l.cursor)
+	}
+	ids, next, err := l.feed.FactChanges(ctx, l.cursor)
+	changes := make([]holomem.FactChange, len(ids))
+	for i, id := range ids {
+		changes[i] = holomem.FactChange{ID: id}
+	}
+	return changes, next, err
+}
+
+// sortChanges returns the distinct ids of changes, sorted, and the facts
+// of those whose every change here is this process's own (see noteOwn),
+// by id; it takes those entries out of own. A fact another writer
+// changed too is read from the store, which holds the last state, and
+// its own entries still to come are forgotten: once the store's state is
+// in the index, a fact held from before must not replace it.
+func (l *live) sortChanges(changes []holomem.FactChange) (ids []int64, mine []*holomem.Fact) {
+	var held map[int64]*holomem.Fact
+	foreign := map[int64]bool{}
+	for _, c := range changes {
+		ids = append(ids, c.ID)
+		if f, ok := l.own[c]; ok {
+			delete(l.own, c)
+			if held == nil {
+				held = map[int64]*holomem.Fact{}
+			}
+			held[c.ID] = f
+		} else {
+			foreign[c.ID] = true
+		}
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	l.rows.drop(ids)
+	for c := range l.own {
+		if foreign[c.ID] {
+			delete(l.own, c)
+		}
+	}
+	for _, id := range ids {
+		if f := held[id]; f != nil && !foreign[id] {
+			mine = append(mine, f)
+		}
+	}
+	return ids, mine
+}
+
+// reread reads the facts of ids other than mine's from the store into
+// the index (deleting those gone).
+func (l *live) reread(ctx context.Context, ids []int64, mine []*holomem.Fact) bool {
+	l.rereads++
+	if len(mine) > 0 {
+		ids = slices.DeleteFunc(slices.Clone(ids), func(id int64) bool {
+			_, ok := slices.BinarySearchFunc(mine, id, func(f *holomem.Fact, id int64) int { return cmp.Compare(f.ID, id) })
+			return ok
+		})
+	}
 	facts, _, err := l.store.FindFacts(ctx, holomem.FactFilter{IDs: ids, IncludeSuperseded: true, Lean: true})
 	if err != nil {
 		l.log.Warn("text index: re-reading changed facts failed; this recall uses the store's search", "err", err)
@@ -189,8 +276,74 @@ func (l *live) syncLocked(ctx context.Context) bool {
 			l.idx.Delete(id)
 		}
 	}
-	l.cursor = next
 	return true
+}
+
+// advance moves the cursor to next and forgets own entries before it: the
+// feed reports no entry below its cursor again.
+func (l *live) advance(next int64) {
+	l.cursor = next
+	for c := range l.own {
+		if c.At < next {
+			delete(l.own, c)
+		}
+	}
+}
+
+// maxOwn bounds the facts own holds: a process that writes without ever
+// syncing (no recall, no hygiene query) leaves the rest to the feed.
+const maxOwn = 1024
+
+// ownEpoch returns what noteOwn needs to tell that no sync read facts from
+// the store in between, and whether the index can take own writes now.
+func (l *live) ownEpoch() (uint64, bool) {
+	if l.ownFeed == nil || !l.ready.Load() {
+		return 0, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.rereads, true
+}
+
+// noteOwn records that this process's write made the feed entry c for f
+// (just created), so that the sync that meets c applies f from memory
+// instead of reading the row back (a fifth of an add's CPU went there).
+// epoch is ownEpoch's answer from before the write: when a sync or load
+// read facts from the store since, it may have read f already, and a
+// change another writer made after f's, so f is left to the feed. Changes
+// of other writers are read as before whenever they fall: a fact with
+// one is read from the store (see sortChanges).
+func (l *live) noteOwn(epoch uint64, c holomem.FactChange, f *holomem.Fact) {
+	if c.ID == 0 || c.ID != f.ID {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.ready.Load() || l.rereads != epoch || len(l.own) >= maxOwn || c.At < l.cursor {
+		return
+	}
+	if l.own == nil {
+		l.own = make(map[holomem.FactChange]*holomem.Fact)
+	}
+	l.own[c] = leanFact(f, l.withHRR)
+}
+
+// leanFact is f as the store's lean read returns it (FindFacts with Lean,
+// and WithHRR when withHRR): no entities and no embedding, tags as stored.
+// It shares nothing the caller may change.
+func leanFact(f *holomem.Fact, withHRR bool) *holomem.Fact {
+	cp := *f
+	cp.Entities, cp.Embedding = nil, nil
+	cp.Tags = rowcodec.SplitTags(rowcodec.JoinTags(f.Tags))
+	cp.HRR = nil
+	if withHRR && len(f.HRR) > 0 {
+		cp.HRR = bytes.Clone(f.HRR)
+	}
+	if f.Anchor != nil {
+		a := *f.Anchor
+		cp.Anchor = &a
+	}
+	return &cp
 }
 
 // cache returns the row cache when it can be trusted (nil otherwise).
@@ -267,6 +420,18 @@ func (c *rowCache) drop(ids []int64) {
 		delete(c.old, id)
 	}
 	c.mu.Unlock()
+}
+
+// putOwn caches f, this process's own write, which a sync just dropped
+// from the cache and applies instead of reading it back.
+func (c *rowCache) putOwn(f *holomem.Fact) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r := c.getLocked(f.ID); r != nil {
+		c.resizeLocked(r, func() { r.fact, r.entities, r.hasEntities = f, nil, false })
+		return
+	}
+	c.putLocked(f.ID, &cachedRow{fact: f})
 }
 
 // generation is the drop count to pass to put after reading from the store.

@@ -119,3 +119,46 @@ func TestLive_sameRankingAsStoreSearch(t *testing.T) {
 		}
 	}
 }
+
+// A warm process takes its own adds from memory, but a change another
+// process makes to such a fact before the warm one syncs wins, as do the
+// other process's adds, supersessions and deletes around its own writes.
+func TestLive_ownWritesAndOtherProcess(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "holomem.db")
+	server := testutil.MustNewMemory(t, openSQLite(t, path), retrieve.Options{LiveIndex: true})
+	cli := testutil.MustNewMemory(t, openSQLite(t, path), retrieve.Options{})
+
+	a := remember(t, server, "The billing service runs on Kubernetes in Frankfurt")
+	newText := "The invoicing service runs on Nomad in Amsterdam"
+	if _, err := cli.Update(t.Context(), a.ID, holomem.FactUpdate{Content: &newText}); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallIDs(t, server, "billing kubernetes frankfurt"); slices.Contains(got, a.ID) {
+		t.Errorf("own add changed by another process: the old words still find #%d: %v", a.ID, got)
+	}
+	if got := recallIDs(t, server, "invoicing nomad"); len(got) == 0 || got[0] != a.ID {
+		t.Errorf("own add changed by another process: new words = %v, want #%d first", got, a.ID)
+	}
+
+	x := remember(t, cli, "Payroll exports go to the finance bucket every Friday")
+	b := remember(t, server, "Grace rotates the payroll tokens every quarter")
+	c := remember(t, server, "Payroll exports go to the finance bucket every Monday")
+	if err := cli.Supersede(t.Context(), c.ID, x.ID); err != nil {
+		t.Fatal(err)
+	}
+	got := recallIDs(t, server, "payroll exports finance bucket")
+	if !slices.Contains(got, x.ID) || slices.Contains(got, c.ID) {
+		t.Errorf("after another process's add and its supersession of an own add: %v, want #%d and not #%d", got, x.ID, c.ID)
+	}
+	if got := recallIDs(t, server, "grace payroll tokens quarter"); len(got) == 0 || got[0] != b.ID {
+		t.Errorf("own add next to another process's writes = %v, want #%d first", got, b.ID)
+	}
+
+	d := remember(t, server, "The on-call rota lives in the ops wiki")
+	if err := cli.Forget(t.Context(), d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallIDs(t, server, "on-call rota ops wiki"); slices.Contains(got, d.ID) {
+		t.Errorf("own add deleted by another process is still recalled: %v", got)
+	}
+}

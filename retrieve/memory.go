@@ -182,6 +182,7 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 	}
 	if feed, ok := store.(holomem.ChangeFeeder); ok && opts.LiveIndex {
 		m.live = &live{feed: feed, store: store, log: m.log, withHRR: !opts.DisableHRR}
+		m.live.ownFeed, _ = feed.(holomem.OwnChangeFeeder)
 	}
 	if opts.RetrievalFlush > 0 {
 		m.startFlusher()
@@ -397,7 +398,7 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 	if qv != nil && rowcodec.CheckVector(qv) == nil {
 		f.Embedding, f.ModelID = qv, m.emb.ModelID()
 	}
-	created, err := m.store.CreateFact(ctx, f)
+	created, err := m.createFact(ctx, f)
 	if err != nil {
 		return nil, err
 	}
@@ -416,6 +417,25 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 		m.log.Warn("store embedding", "id", f.ID, "err", err)
 	}
 	return out, nil
+}
+
+// createFact stores f. With a loaded text index over a store that tells
+// its own writes apart, the index takes the new fact from memory when it
+// next syncs instead of reading it back (see live.noteOwn).
+func (m *Memory) createFact(ctx context.Context, f *holomem.Fact) (bool, error) {
+	l := m.live
+	if l == nil {
+		return m.store.CreateFact(ctx, f)
+	}
+	epoch, ok := l.ownEpoch()
+	if !ok {
+		return m.store.CreateFact(ctx, f)
+	}
+	created, c, err := l.ownFeed.CreateFactLogged(ctx, f)
+	if err == nil && created {
+		l.noteOwn(epoch, c, f)
+	}
+	return created, err
 }
 
 // storeVector persists and indexes f's vector: the one the caller supplied

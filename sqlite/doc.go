@@ -86,7 +86,10 @@
 // FactChanges reads from the row at the cursor on, so one indexed lookup
 // says "nothing new" and a first row past cursor+1 says "pruned". Every
 // 1024th row deletes the rows more than 50000 behind it. Writes of other
-// processes and tools show up like the store's own.
+// processes and tools show up like the store's own. As a
+// [holomem.OwnChangeFeeder], an entry is its seq: CreateFactLogged reads
+// the head before the insert and the fact's first row after it, in the
+// insert's transaction.
 //
 // # Concurrency
 //

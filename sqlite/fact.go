@@ -150,12 +150,39 @@ func (q txQuerier) QueryRowContext(ctx context.Context, s string, args ...any) *
 // false. Returns ErrInvalid for bad
 // input.
 func (s *Store) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
+	created, _, err := s.createOne(ctx, f, false)
+	return created, err
+}
+
+// CreateFactLogged is CreateFact that also returns the seq of the feed row
+// the insert of f's row wrote; see [holomem.OwnChangeFeeder].
+func (s *Store) CreateFactLogged(ctx context.Context, f *holomem.Fact) (bool, holomem.FactChange, error) {
+	return s.createOne(ctx, f, true)
+}
+
+// qOwnChange finds, in the transaction that inserted fact_id, the feed row
+// its insert trigger wrote: the first of fact_id's after the head the
+// transaction started from (the write lock keeps other writers out).
+const qOwnChange = "SELECT seq FROM fact_changes WHERE seq > ? AND fact_id = ? ORDER BY seq LIMIT 1"
+
+// createOne runs CreateFact; with logged, it reads the feed head before
+// the insert and the insert's feed row after it, in the same transaction.
+func (s *Store) createOne(ctx context.Context, f *holomem.Fact, logged bool) (bool, holomem.FactChange, error) {
 	if err := rowcodec.PrepareFact(f); err != nil {
-		return false, fmt.Errorf("create fact: %w", err)
+		return false, holomem.FactChange{}, fmt.Errorf("create fact: %w", err)
 	}
 	p := deriveFact(f)
-	var created bool
+	var (
+		created bool
+		change  holomem.FactChange
+	)
 	err := s.update(ctx, func(w *wtx) error {
+		var head int64
+		if logged {
+			if err := w.queryRow(qFactChangeHead).Scan(&head); err != nil {
+				return fmt.Errorf("change feed: %w", err)
+			}
+		}
 		if err := w.prefetchLinks([]*holomem.Fact{f}, []derived{p}); err != nil {
 			return err
 		}
@@ -163,12 +190,18 @@ func (s *Store) CreateFact(ctx context.Context, f *holomem.Fact) (bool, error) {
 		if created, err = w.createFact(f, &p); err != nil {
 			return err
 		}
+		if created && logged {
+			if err := w.queryRow(qOwnChange, head, f.ID).Scan(&change.At); err != nil {
+				return fmt.Errorf("change feed: %w", err)
+			}
+			change.ID = f.ID
+		}
 		return w.flushFTS()
 	})
 	if err != nil {
-		return false, fmt.Errorf("create fact: %w", err)
+		return false, holomem.FactChange{}, fmt.Errorf("create fact: %w", err)
 	}
-	return created, nil
+	return created, change, nil
 }
 
 // CreateFacts stores many facts in one transaction with the same rules as

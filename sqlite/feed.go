@@ -8,7 +8,7 @@ import (
 	"github.com/holomem/holomem"
 )
 
-var _ holomem.ChangeFeeder = (*Store)(nil)
+var _ holomem.OwnChangeFeeder = (*Store)(nil)
 
 // qFactChanges reads the feed from the row at since (which a follower has
 // seen) on: one seek on the rowid. The row at since tells that nothing was
@@ -32,12 +32,26 @@ func (s *Store) FactChangeCursor(ctx context.Context) (int64, error) {
 }
 
 // FactChanges returns the ids of the facts changed after since, in commit
-// order; see [holomem.ChangeFeeder]. It reads the rows from since on in
-// one statement (one snapshot): when the first is neither since nor
-// since+1, the rows between were pruned. Up to date, it costs one indexed
-// lookup of one row.
+// order; see [holomem.ChangeFeeder] and FactChangeLog.
 func (s *Store) FactChanges(ctx context.Context, since int64) ([]int64, int64, error) {
-	pruned := func(why string) ([]int64, int64, error) {
+	changes, next, err := s.FactChangeLog(ctx, since)
+	var ids []int64
+	if len(changes) > 0 {
+		ids = make([]int64, len(changes))
+		for i, c := range changes {
+			ids[i] = c.ID
+		}
+	}
+	return ids, next, err
+}
+
+// FactChangeLog returns the changes after since, in commit order, each
+// with its seq; see [holomem.OwnChangeFeeder]. It reads the rows from
+// since on in one statement (one snapshot): when the first is neither
+// since nor since+1, the rows between were pruned. Up to date, it costs
+// one indexed lookup of one row.
+func (s *Store) FactChangeLog(ctx context.Context, since int64) ([]holomem.FactChange, int64, error) {
+	pruned := func(why string) ([]holomem.FactChange, int64, error) {
 		head, err := s.FactChangeCursor(ctx)
 		if err != nil {
 			return nil, since, fmt.Errorf("fact changes: %w", err)
@@ -63,9 +77,9 @@ func (s *Store) FactChanges(ctx context.Context, since int64) ([]int64, int64, e
 	}
 	defer rows.Close()
 	var (
-		ids   []int64
-		first = int64(-1)
-		next  = since
+		changes []holomem.FactChange
+		first   = int64(-1)
+		next    = since
 	)
 	for rows.Next() {
 		var seq, id int64
@@ -76,7 +90,7 @@ func (s *Store) FactChanges(ctx context.Context, since int64) ([]int64, int64, e
 			first = seq
 		}
 		if seq > since {
-			ids = append(ids, id)
+			changes = append(changes, holomem.FactChange{At: seq, ID: id})
 			next = seq
 		}
 	}
@@ -97,15 +111,15 @@ func (s *Store) FactChanges(ctx context.Context, since int64) ([]int64, int64, e
 		}
 		switch {
 		case newer:
-			return s.FactChanges(ctx, since) // the feed has a row at since now
+			return s.FactChangeLog(ctx, since) // the feed has a row at since now
 		case head == since:
 			return nil, since, nil
 		}
 		return nil, head, fmt.Errorf("fact changes since %d: %w (the feed ends at %d)", since, holomem.ErrChangesPruned, head)
 	case first > since+1:
 		return pruned(fmt.Sprintf("the feed starts at %d", first))
-	case len(ids) > holomem.MaxFactChanges:
+	case len(changes) > holomem.MaxFactChanges:
 		return pruned(fmt.Sprintf("more than %d changes", holomem.MaxFactChanges))
 	}
-	return ids, next, nil
+	return changes, next, nil
 }

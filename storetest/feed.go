@@ -182,3 +182,63 @@ func testFeedTooMany(t *testing.T, s holomem.Store) {
 		t.Errorf("changes after the reload: %v; want [%d]", got, fs[7].ID)
 	}
 }
+
+// testFeedOwnChange: a store that tells its own writes apart returns, with
+// a created fact, the very entry its feed reports for that insert; the
+// feed's entries give the ids FactChanges gives; another write's entry,
+// of the same fact or another, is a different entry; a duplicate reports
+// no entry.
+func testFeedOwnChange(t *testing.T, s holomem.Store) {
+	cf, start := feeder(t, s)
+	own, ok := cf.(holomem.OwnChangeFeeder)
+	if !ok {
+		t.Skip("store does not tell its own writes apart")
+	}
+	ctx := t.Context()
+	other := create(t, s, fact("Bob reviews every release"))
+	f := fact("We deployed nginx with Ansible on all servers")
+	created, c, err := own.CreateFactLogged(ctx, f)
+	if err != nil || !created {
+		t.Fatalf("CreateFactLogged = %v, %v", created, err)
+	}
+	if c.ID != f.ID || f.ID == 0 {
+		t.Fatalf("entry %+v for fact #%d", c, f.ID)
+	}
+	if _, err := s.RecordFeedback(ctx, f.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	log, next, err := own.FactChangeLog(ctx, start)
+	if err != nil {
+		t.Fatalf("FactChangeLog: %v", err)
+	}
+	ids, idsNext := changes(t, cf, start)
+	var logIDs []int64
+	seen := map[holomem.FactChange]bool{}
+	for _, e := range log {
+		logIDs = append(logIDs, e.ID)
+		seen[e] = true
+	}
+	if !slices.Equal(logIDs, ids) || next != idsNext {
+		t.Errorf("FactChangeLog ids %v next %d; FactChanges %v next %d", logIDs, next, ids, idsNext)
+	}
+	if !seen[c] {
+		t.Fatalf("the feed %+v lacks the entry %+v CreateFactLogged returned", log, c)
+	}
+	var ofF, ofOther int
+	for _, e := range log {
+		switch e.ID {
+		case f.ID:
+			ofF++
+		case other.ID:
+			ofOther++
+		}
+	}
+	if ofF < 2 || ofOther < 1 {
+		t.Errorf("feed %+v: want the insert and the feedback of #%d and the insert of #%d as entries of their own", log, f.ID, other.ID)
+	}
+	dup := fact("We deployed nginx with Ansible on all servers")
+	created, c, err = own.CreateFactLogged(ctx, dup)
+	if err != nil || created || c != (holomem.FactChange{}) || dup.ID != f.ID {
+		t.Errorf("CreateFactLogged of a duplicate = %v, %+v, %v (fact #%d); want false, no entry, #%d", created, c, err, dup.ID, f.ID)
+	}
+}

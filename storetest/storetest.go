@@ -65,6 +65,7 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"Feed/Writes", testFeedWrites},
 		{"Feed/Cursor", testFeedCursor},
 		{"Feed/TooMany", testFeedTooMany},
+		{"Feed/OwnChange", testFeedOwnChange},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
