@@ -110,7 +110,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 	if m.opts.NearDuplicate > 0 {
 		nearJ, nearCos = m.opts.NearDuplicate, m.opts.NearDuplicate
 	}
-	mine := text.SortedSet(text.Tokens(f.Content))
+	mine := text.NewWordSet(text.Tokens(f.Content))
 	relater := text.NewRelater(f.Content)
 	for _, c := range cands {
 		other := c.fact
@@ -118,7 +118,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 			continue
 		}
 		ow := m.words.of(other.ID, other.Content)
-		c.scores.Jaccard = text.JaccardSorted(mine, ow.set)
+		c.scores.Jaccard = text.JaccardSets(mine, ow.set)
 		cos := -1.0
 		if qv != nil {
 			if c.scores.Semantic == 0 {

@@ -15,7 +15,7 @@ const hygieneWordsPerGen = 2048
 // Both are read-only once built.
 type factWords struct {
 	content string
-	set     []string
+	set     text.WordSet
 	rel     *text.Relater
 }
 
@@ -44,7 +44,7 @@ func (c *wordCache) of(id int64, content string) *factWords {
 		return w
 	}
 	toks := text.Tokens(content)
-	w = &factWords{content: content, set: text.SortedSet(toks), rel: text.NewRelaterTokens(toks)}
+	w = &factWords{content: content, set: text.NewWordSet(toks), rel: text.NewRelaterTokens(toks)}
 	c.mu.Lock()
 	c.putLocked(id, w)
 	c.mu.Unlock()

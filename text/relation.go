@@ -45,9 +45,9 @@ func Relate(newer, older string, cosine float64) Relation {
 // Relater is [Relate] with the newer fact's content words read once:
 // write-time hygiene compares one new fact with tens of candidates.
 type Relater struct {
-	terms   map[string]bool
+	terms   WordSet
 	negated bool
-	numbers map[string]bool
+	numbers WordSet
 }
 
 // NewRelater reads newer's content words for [Relater.Relate].
@@ -80,24 +80,13 @@ func (r *Relater) RelateTokens(older []string, cosine float64) Relation {
 func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 	a, an, anum := r.terms, r.negated, r.numbers
 	b, bn, bnum := older.terms, older.negated, older.numbers
-	shared, onlyA, onlyB := 0, 0, 0
-	for t := range a {
-		if b[t] {
-			shared++
-		} else {
-			onlyA++
-		}
-	}
-	for t := range b {
-		if !a[t] {
-			onlyB++
-		}
-	}
+	shared := a.Shared(b)
+	onlyA, onlyB := a.Len()-shared, b.Len()-shared
 	union := shared + onlyA + onlyB
 	if union == 0 || shared == 0 {
 		return RelUnrelated
 	}
-	small := min(len(a), len(b))
+	small := min(a.Len(), b.Len())
 	containment := float64(shared) / float64(max(1, small))
 	jaccard := float64(shared) / float64(union)
 	if cosine >= 0 && cosine < 0.3 {
@@ -131,8 +120,8 @@ func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 
 // relTerms returns the stems of s's content words (numbers included),
 // whether s is negated, and its numbers.
-func relTerms(tokens []string) (terms map[string]bool, negated bool, numbers map[string]bool) {
-	terms, numbers = map[string]bool{}, map[string]bool{}
+func relTerms(tokens []string) (terms WordSet, negated bool, numbers WordSet) {
+	var stems, nums []string
 	for _, t := range tokens {
 		if negations[t] {
 			negated = true
@@ -142,11 +131,11 @@ func relTerms(tokens []string) (terms map[string]bool, negated bool, numbers map
 			continue
 		}
 		if isNumber(t) {
-			numbers[t] = true
+			nums = append(nums, t)
 		}
-		terms[Stem(t)] = true
+		stems = append(stems, Stem(t))
 	}
-	return terms, negated, numbers
+	return NewWordSet(stems), negated, NewWordSet(nums)
 }
 
 func isNumber(t string) bool {
@@ -154,13 +143,8 @@ func isNumber(t string) bool {
 }
 
 // hasOutside reports whether a has an element b lacks.
-func hasOutside(a, b map[string]bool) bool {
-	for k := range a {
-		if !b[k] {
-			return true
-		}
-	}
-	return false
+func hasOutside(a, b WordSet) bool {
+	return a.Shared(b) < a.Len()
 }
 
 // HardConflict reports whether newer and older conflict by negation or by
