@@ -56,7 +56,7 @@ type live struct {
 	// met in the feed yet (under mu): sync applies them from here instead
 	// of reading them back (see noteOwn). rereads counts the syncs and
 	// loads that read facts from the store.
-	own     map[holomem.FactChange]*holomem.Fact
+	own     map[holomem.FactChange]*cachedRow
 	rereads uint64
 	// ready is set once the index holds every fact; until then recall
 	// uses the store's full-text search. healthy is the last sync's
@@ -194,9 +194,9 @@ func (l *live) syncLocked(ctx context.Context) bool {
 			return false
 		}
 	}
-	for _, f := range mine {
-		l.idx.Put(docOf(f))
-		l.rows.putOwn(f)
+	for _, r := range mine {
+		l.idx.Put(docOf(r.fact))
+		l.rows.putOwn(r)
 	}
 	l.advance(next)
 	return true
@@ -221,17 +221,17 @@ func (l *live) changes(ctx context.Context) ([]holomem.FactChange, int64, error)
 // changed too is read from the store, which holds the last state, and
 // its own entries still to come are forgotten: once the store's state is
 // in the index, a fact held from before must not replace it.
-func (l *live) sortChanges(changes []holomem.FactChange) (ids []int64, mine []*holomem.Fact) {
-	var held map[int64]*holomem.Fact
+func (l *live) sortChanges(changes []holomem.FactChange) (ids []int64, mine []*cachedRow) {
+	var held map[int64]*cachedRow
 	foreign := map[int64]bool{}
 	for _, c := range changes {
 		ids = append(ids, c.ID)
-		if f, ok := l.own[c]; ok {
+		if r, ok := l.own[c]; ok {
 			delete(l.own, c)
 			if held == nil {
-				held = map[int64]*holomem.Fact{}
+				held = map[int64]*cachedRow{}
 			}
-			held[c.ID] = f
+			held[c.ID] = r
 		} else {
 			foreign[c.ID] = true
 		}
@@ -244,8 +244,8 @@ func (l *live) sortChanges(changes []holomem.FactChange) (ids []int64, mine []*h
 		}
 	}
 	for _, id := range ids {
-		if f := held[id]; f != nil && !foreign[id] {
-			mine = append(mine, f)
+		if r := held[id]; r != nil && !foreign[id] {
+			mine = append(mine, r)
 		}
 	}
 	return ids, mine
@@ -253,11 +253,11 @@ func (l *live) sortChanges(changes []holomem.FactChange) (ids []int64, mine []*h
 
 // reread reads the facts of ids other than mine's from the store into
 // the index (deleting those gone).
-func (l *live) reread(ctx context.Context, ids []int64, mine []*holomem.Fact) bool {
+func (l *live) reread(ctx context.Context, ids []int64, mine []*cachedRow) bool {
 	l.rereads++
 	if len(mine) > 0 {
 		ids = slices.DeleteFunc(slices.Clone(ids), func(id int64) bool {
-			_, ok := slices.BinarySearchFunc(mine, id, func(f *holomem.Fact, id int64) int { return cmp.Compare(f.ID, id) })
+			_, ok := slices.BinarySearchFunc(mine, id, func(r *cachedRow, id int64) int { return cmp.Compare(r.fact.ID, id) })
 			return ok
 		})
 	}
@@ -323,9 +323,11 @@ func (l *live) noteOwn(epoch uint64, c holomem.FactChange, f *holomem.Fact) {
 		return
 	}
 	if l.own == nil {
-		l.own = make(map[holomem.FactChange]*holomem.Fact)
+		l.own = make(map[holomem.FactChange]*cachedRow)
 	}
-	l.own[c] = leanFact(f, l.withHRR)
+	// The store linked f's entities in the insert's transaction, in the
+	// order EntitiesOf reads them; later links are changes of their own.
+	l.own[c] = &cachedRow{fact: leanFact(f, l.withHRR), entities: slices.Clone(f.Entities), hasEntities: true}
 }
 
 // leanFact is f as the store's lean read returns it (FindFacts with Lean,
@@ -422,16 +424,16 @@ func (c *rowCache) drop(ids []int64) {
 	c.mu.Unlock()
 }
 
-// putOwn caches f, this process's own write, which a sync just dropped
-// from the cache and applies instead of reading it back.
-func (c *rowCache) putOwn(f *holomem.Fact) {
+// putOwn caches own, the row of this process's own write, which a sync
+// just dropped from the cache and applies instead of reading it back.
+func (c *rowCache) putOwn(own *cachedRow) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if r := c.getLocked(f.ID); r != nil {
-		c.resizeLocked(r, func() { r.fact, r.entities, r.hasEntities = f, nil, false })
+	if r := c.getLocked(own.fact.ID); r != nil {
+		c.resizeLocked(r, func() { *r = *own })
 		return
 	}
-	c.putLocked(f.ID, &cachedRow{fact: f})
+	c.putLocked(own.fact.ID, own)
 }
 
 // generation is the drop count to pass to put after reading from the store.

@@ -34,6 +34,9 @@ func TestLive_ownRowAsStored(t *testing.T) {
 			{Content: "The staging database runs on db-2", Tags: []string{"Infra", "db", "infra"}, Category: "config",
 				Source: "cli", ExternalKey: "note:7", Trust: 0.6, Anchor: &holomem.Anchor{Path: "docs/db.md"}},
 			{Content: "Release notes live in CHANGELOG.md", Tags: []string{}, CreatedAt: time.Date(2024, 3, 1, 12, 0, 0, 123456789, time.FixedZone("x", 3600))},
+			{Content: "Kubernetes aka k8s runs the billing service for Alice"},
+			{Content: "The k8s cluster of the billing service has 3 nodes", Tags: []string{"grafana"}},
+			{Content: "grafana dashboards show the billing latency"},
 		}
 		for _, f := range facts {
 			r, err := m.Remember(ctx, f)
@@ -53,6 +56,14 @@ func TestLive_ownRowAsStored(t *testing.T) {
 			}
 			if got, want := cached[f.ID], stored[0]; !reflect.DeepEqual(got, want) {
 				t.Errorf("HRR off %v: cached own row\n%+v\nstored lean row\n%+v", disableHRR, got, want)
+			}
+			ents, miss := m.live.rows.entities([]int64{f.ID})
+			want, err := s.EntitiesOf(ctx, []int64{f.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(miss) != 0 || !reflect.DeepEqual(ents[f.ID], want[f.ID]) {
+				t.Errorf("#%d %q: cached own entities %q (missing %v), stored %q", f.ID, f.Content, ents[f.ID], miss, want[f.ID])
 			}
 		}
 	}
