@@ -47,9 +47,11 @@ type recentEntitiesFacts interface {
 // hygiene finds facts in f's namespace that f nearly duplicates, and facts
 // about the same entities that say something different (likely
 // contradictions: candidates for supersede). qv is f's embedding or nil.
-func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (dups, contras, refines []holomem.Hit, err error) {
+// toks are text.Tokens(f.Content), which the query, Jaccard and Relate
+// share.
+func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, toks []string, qv []float32) (dups, contras, refines []holomem.Hit, err error) {
 	cands := map[int64]*candidate{}
-	if q := hygieneQuery(f.Content); q != "" {
+	if q := hygieneQuery(toks); q != "" {
 		var matches []holomem.TextMatch
 		var err error
 		if lx := m.liveIndex(ctx); lx != nil {
@@ -110,8 +112,8 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, qv []float32) (du
 	if m.opts.NearDuplicate > 0 {
 		nearJ, nearCos = m.opts.NearDuplicate, m.opts.NearDuplicate
 	}
-	mine := text.NewWordSet(text.Tokens(f.Content))
-	relater := text.NewRelater(f.Content)
+	mine := text.NewWordSet(toks)
+	relater := text.NewRelaterTokens(toks)
 	for _, c := range cands {
 		other := c.fact
 		if other == nil || other.Content == f.Content {
@@ -192,13 +194,14 @@ func (m *Memory) recentEntityFacts(ctx context.Context, namespace string, names 
 	return out, nil
 }
 
-// hygieneQuery keeps the content words that can tell facts apart: short
-// words ("the", "is", "в") match most of a store, and an any-term search
-// over them would rank thousands of facts on every write.
-func hygieneQuery(content string) string {
+// hygieneQuery keeps the content words (of a fact's tokens) that can tell
+// facts apart: short words ("the", "is", "в") match most of a store, and
+// an any-term search over them would rank thousands of facts on every
+// write.
+func hygieneQuery(tokens []string) string {
 	var keep []string
 	seen := map[string]bool{}
-	for _, t := range text.Tokens(content) {
+	for _, t := range tokens {
 		if len([]rune(t)) < 4 || seen[t] {
 			continue
 		}

@@ -386,12 +386,13 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 			qv = v
 		}
 	}
-	dups, contras, refines, err := m.hygiene(ctx, f, qv)
+	toks := text.Tokens(f.Content) // for hygiene and the HRR vector
+	dups, contras, refines, err := m.hygiene(ctx, f, toks, qv)
 	if err != nil {
 		return nil, fmt.Errorf("check duplicates: %w", err)
 	}
-	if len(f.HRR) == 0 {
-		f.HRR = m.encodeHRR(ctx, f.Namespace, f.Content)
+	if len(f.HRR) == 0 && !m.opts.DisableHRR {
+		f.HRR = hrr.EncodeFactCompact(toks, m.entityKeys(ctx, f.Namespace, f.Content))
 	}
 	// The vector goes into the fact's row: one write transaction per add.
 	// One the store would refuse is left to storeVector, which logs it.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/text"
 )
 
 // Preview runs Remember's write-time checks on f without storing it: the
@@ -22,7 +23,7 @@ func (m *Memory) Preview(ctx context.Context, f *holomem.Fact) (*holomem.Remembe
 			qv = v
 		}
 	}
-	dups, contras, refines, err := m.hygiene(ctx, f, qv)
+	dups, contras, refines, err := m.hygiene(ctx, f, text.Tokens(f.Content), qv)
 	if err != nil {
 		return nil, fmt.Errorf("check duplicates: %w", err)
 	}
