@@ -48,8 +48,8 @@ type recentEntitiesFacts interface {
 // about the same entities that say something different (likely
 // contradictions: candidates for supersede). qv is f's embedding or nil.
 // toks are text.Tokens(f.Content), which the query, Jaccard and Relate
-// share.
-func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, toks []string, qv []float32) (dups, contras, refines []holomem.Hit, err error) {
+// share, and ents text.Entities(f.Content).
+func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, toks []string, ents []text.Entity, qv []float32) (dups, contras, refines []holomem.Hit, err error) {
 	cands := map[int64]*candidate{}
 	if q := hygieneQuery(toks); q != "" {
 		var matches []holomem.TextMatch
@@ -72,9 +72,8 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, toks []string, qv
 	}
 	// Facts about the same entities are the contradiction candidates even
 	// when they share few words.
-	myEntities := text.Entities(f.Content)
 	names := make([]string, 0, hygieneEntities)
-	for _, e := range myEntities[:min(len(myEntities), hygieneEntities)] {
+	for _, e := range ents[:min(len(ents), hygieneEntities)] {
 		names = append(names, e.Name)
 	}
 	byEntity, err := m.recentEntityFacts(ctx, f.Namespace, names)

@@ -23,7 +23,7 @@ func (m *Memory) Preview(ctx context.Context, f *holomem.Fact) (*holomem.Remembe
 			qv = v
 		}
 	}
-	dups, contras, refines, err := m.hygiene(ctx, f, text.Tokens(f.Content), qv)
+	dups, contras, refines, err := m.hygiene(ctx, f, text.Tokens(f.Content), text.Entities(f.Content), qv)
 	if err != nil {
 		return nil, fmt.Errorf("check duplicates: %w", err)
 	}
