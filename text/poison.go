@@ -22,22 +22,24 @@ const (
 //
 // Each pattern has a gate: words of which the text must contain at least
 // one for the pattern to match (every match of the expression contains
-// one). Nearly all facts contain none, and the gates spare them the
-// expressions, which were a twentieth of a one-by-one add's CPU time.
+// one; with whole, as a whole word, as the expression's \b asks). Nearly
+// all facts contain none, and the gates spare them the expressions, which
+// were a twentieth of a one-by-one add's CPU time.
 var riskPatterns = []struct {
 	re     *regexp.Regexp
 	gate   []string
+	whole  bool
 	reason string
 }{
-	{regexp.MustCompile(`\b(ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}\b(previous|prior|above|earlier|all|your|the system|any)\b[^.!?\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directives|messages)\b`), []string{"ignore", "disregard", "forget", "override", "bypass"}, RiskOverride},
-	{regexp.MustCompile(`\b(new|updated|real) (system )?instructions\s*:`), []string{"instructions"}, RiskOverride},
-	{regexp.MustCompile(`(игнорируй|игнорировать|забудь|забыть|отмени|не обращай внимания на)[^.!?\n]{0,40}(инструкци|правил|указани|промпт)`), []string{"игнорируй", "игнорировать", "забудь", "забыть", "отмени", "не обращай внимания на"}, RiskOverride},
-	{regexp.MustCompile(`(новые|настоящие) (системные )?инструкции\s*:`), []string{"инструкции"}, RiskOverride},
-	{regexp.MustCompile(`\byou are (now|no longer)\b|\bfrom now on,? you\b|\bact as (an? )?(unrestricted|jailbroken|dan|evil|admin)|\b(developer|god|dan|jailbreak) mode\b|\bpretend (that )?you (are|have no)\b`), []string{"you are", "from now on", "act as", "mode", "pretend"}, RiskRole},
-	{regexp.MustCompile(`(ты теперь|теперь ты|отныне ты|с этого момента ты|режим разработчика|притворись, что ты|веди себя как)`), []string{"ты теперь", "теперь ты", "отныне ты", "с этого момента ты", "режим разработчика", "притворись, что ты", "веди себя как"}, RiskRole},
-	{regexp.MustCompile(`<\s*/?\s*(system|assistant|user|tool_call|tool_use|function_calls?|invoke|antml|instructions?|holomem-memory)\b|<\|(im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|"role"\s*:\s*"(system|tool)"|^\s*(system|assistant)\s*:`), []string{"<", "[", "\"role\"", "system", "assistant"}, RiskMarkup},
-	{regexp.MustCompile(`\b(send|post|upload|forward|exfiltrate|email)\b[^.!?\n]{0,40}\b(password|passwords|token|tokens|secrets?|api keys?|credentials|ssh keys?|\.env|history|conversation)\b[^.!?\n]{0,40}\b(to|at)\b\s*(https?://|\S+@\S+)|\b(curl|wget)\b[^|\n]{0,80}\|\s*(ba|z)?sh\b|\brm -rf /(\s|$)`), []string{"send", "post", "upload", "forward", "exfiltrate", "email", "curl", "wget", "rm -rf /"}, RiskExfil},
-	{regexp.MustCompile(`(отправь|перешли|загрузи)[^.!?\n]{0,40}(парол|токен|секрет|ключ|переписк)[^.!?\n]{0,40}(https?://|\S+@\S+)`), []string{"отправь", "перешли", "загрузи"}, RiskExfil},
+	{regexp.MustCompile(`\b(ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}\b(previous|prior|above|earlier|all|your|the system|any)\b[^.!?\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directives|messages)\b`), []string{"ignore", "disregard", "forget", "override", "bypass"}, true, RiskOverride},
+	{regexp.MustCompile(`\b(new|updated|real) (system )?instructions\s*:`), []string{"instructions"}, false, RiskOverride},
+	{regexp.MustCompile(`(игнорируй|игнорировать|забудь|забыть|отмени|не обращай внимания на)[^.!?\n]{0,40}(инструкци|правил|указани|промпт)`), []string{"игнорируй", "игнорировать", "забудь", "забыть", "отмени", "не обращай внимания на"}, false, RiskOverride},
+	{regexp.MustCompile(`(новые|настоящие) (системные )?инструкции\s*:`), []string{"инструкции"}, false, RiskOverride},
+	{regexp.MustCompile(`\byou are (now|no longer)\b|\bfrom now on,? you\b|\bact as (an? )?(unrestricted|jailbroken|dan|evil|admin)|\b(developer|god|dan|jailbreak) mode\b|\bpretend (that )?you (are|have no)\b`), []string{"you are now", "you are no longer", "from now on", "act as", "developer mode", "god mode", "dan mode", "jailbreak mode", "pretend"}, true, RiskRole},
+	{regexp.MustCompile(`(ты теперь|теперь ты|отныне ты|с этого момента ты|режим разработчика|притворись, что ты|веди себя как)`), []string{"ты теперь", "теперь ты", "отныне ты", "с этого момента ты", "режим разработчика", "притворись, что ты", "веди себя как"}, false, RiskRole},
+	{regexp.MustCompile(`<\s*/?\s*(system|assistant|user|tool_call|tool_use|function_calls?|invoke|antml|instructions?|holomem-memory)\b|<\|(im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|"role"\s*:\s*"(system|tool)"|^\s*(system|assistant)\s*:`), []string{"<", "[inst]", "[/inst]", "\"role\"", "system", "assistant"}, false, RiskMarkup},
+	{regexp.MustCompile(`\b(send|post|upload|forward|exfiltrate|email)\b[^.!?\n]{0,40}\b(password|passwords|token|tokens|secrets?|api keys?|credentials|ssh keys?|\.env|history|conversation)\b[^.!?\n]{0,40}\b(to|at)\b\s*(https?://|\S+@\S+)|\b(curl|wget)\b[^|\n]{0,80}\|\s*(ba|z)?sh\b|\brm -rf /(\s|$)`), []string{"send", "post", "upload", "forward", "exfiltrate", "email", "curl", "wget", "rm -rf /"}, true, RiskExfil},
+	{regexp.MustCompile(`(отправь|перешли|загрузи)[^.!?\n]{0,40}(парол|токен|секрет|ключ|переписк)[^.!?\n]{0,40}(https?://|\S+@\S+)`), []string{"отправь", "перешли", "загрузи"}, false, RiskExfil},
 }
 
 // InstructionRisks reports why s reads as instructions to a model rather
@@ -60,18 +62,29 @@ func InstructionRisks(s string) []string {
 	}
 	low := strings.ToLower(s)
 	for _, p := range riskPatterns {
-		if containsAny(low, p.gate) && p.re.MatchString(low) {
+		if passes(low, p.gate, p.whole) && p.re.MatchString(low) {
 			add(p.reason)
 		}
 	}
 	return out
 }
 
-// containsAny reports whether s contains one of subs.
-func containsAny(s string, subs []string) bool {
+// passes reports whether s contains one of subs, with whole as a whole
+// word: where sub begins or ends with an ASCII word character, the
+// character next to it in s is none (the boundary of regexp's \b).
+func passes(s string, subs []string, whole bool) bool {
 	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
+		for at := 0; ; {
+			i := strings.Index(s[at:], sub)
+			if i < 0 {
+				break
+			}
+			i += at
+			if !whole || (!(isWordByte(sub[0]) && i > 0 && isWordByte(s[i-1])) &&
+				!(isWordByte(sub[len(sub)-1]) && i+len(sub) < len(s) && isWordByte(s[i+len(sub)]))) {
+				return true
+			}
+			at = i + 1
 		}
 	}
 	return false
