@@ -162,6 +162,7 @@ func (s *Store) createOne(ctx context.Context, f *holomem.Fact, logged bool) (bo
 		change  holomem.FactChange
 	)
 	err := s.update(ctx, func(w *wtx) error {
+		change = holomem.FactChange{} // update may retry the transaction
 		var err error
 		if created, err = w.createFact(f); err != nil || !created || !logged {
 			return err
