@@ -25,26 +25,25 @@ type heldFile struct {
 	n  int // Stores holding the file, and Opens in progress
 }
 
-// holdFile registers path, which must exist, as held by one more Store and
-// reports whether this process held it already. When it did not, check
-// runs first, under the registry's lock, so no Open of the same file in
+// holdFile registers path, which must exist, as held by one more Store.
+// When this process did not hold it already, check runs first, under the registry's lock, so no Open of the same file in
 // this process can have SQLite connections on it meanwhile; an error from
 // check leaves nothing registered. release undoes the registration; call
 // it once, after the Store's connections are closed.
-func holdFile(path string, check func() error) (release func(), already bool, err error) {
+func holdFile(path string, check func() error) (release func(), err error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	held.mu.Lock()
 	defer held.mu.Unlock()
 	i := slices.IndexFunc(held.files, func(h *heldFile) bool { return os.SameFile(h.fi, fi) })
 	var h *heldFile
 	if i >= 0 {
-		h, already = held.files[i], true
+		h = held.files[i]
 	} else {
 		if err := check(); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		h = &heldFile{fi: fi}
 		held.files = append(held.files, h)
@@ -59,5 +58,5 @@ func holdFile(path string, check func() error) (release func(), already bool, er
 				held.files = slices.DeleteFunc(held.files, func(x *heldFile) bool { return x == h })
 			}
 		})
-	}, already, nil
+	}, nil
 }

@@ -215,20 +215,25 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	// The checks read the file with their own descriptors, which a file
-	// this process already holds must not see (see held).
+	// this process already holds must not see (see held). The switch to
+	// WAL mode is done under the same lock, so a second Open of the file
+	// in this process finds it done and need not look.
 	var walNotice string
-	release, already, err := holdFile(path, func() error {
+	release, err := holdFile(path, func() error {
 		if err := checkHeader(path); err != nil {
 			return err
 		}
 		var err error
-		walNotice, err = walCut(path)
-		return err
+		if walNotice, err = walCut(path); err != nil {
+			return err
+		}
+		convertToWAL(ctx, path, o.busyTimeout)
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	s, err := open(ctx, path, o, walNotice, !already)
+	s, err := open(ctx, path, o, walNotice)
 	if err != nil {
 		release()
 		return nil, err
@@ -237,12 +242,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// open is Open after the file checks; toWAL converts a file not yet in
-// WAL mode, which needs reading its header (see held).
-func open(ctx context.Context, path string, o options, walNotice string, toWAL bool) (*Store, error) {
-	if toWAL {
-		convertToWAL(ctx, path, o.busyTimeout)
-	}
+// open is Open after the file checks.
+func open(ctx context.Context, path string, o options, walNotice string) (*Store, error) {
 	var err error
 	s := &Store{path: path, now: o.now}
 	if s.wdb, err = openDB(path, o.busyTimeout, "immediate", 1); err != nil {
