@@ -124,7 +124,14 @@ func BenchmarkReason(b *testing.B) {
 
 // BenchmarkImport measures bulk insert throughput through the memory
 // service (HRR derived, no model), in batches of 1000.
-func BenchmarkImport(b *testing.B) {
+func BenchmarkImport(b *testing.B) { benchImport(b, true) }
+
+// BenchmarkImport_untagged is BenchmarkImport on facts without tags (a
+// conversation log, a JSONL of notes), whose entities are extracted once
+// for the HRR vector and the store's links together.
+func BenchmarkImport_untagged(b *testing.B) { benchImport(b, false) }
+
+func benchImport(b *testing.B, tags bool) {
 	s, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "import.db"))
 	if err != nil {
 		b.Fatal(err)
@@ -137,7 +144,11 @@ func BenchmarkImport(b *testing.B) {
 	for i := 0; i < b.N; i += batch {
 		facts := make([]*holomem.Fact, 0, batch)
 		for j := i; j < min(b.N, i+batch); j++ {
-			facts = append(facts, synth.Fact(3, j))
+			f := synth.Fact(3, j)
+			if !tags {
+				f.Tags = nil
+			}
+			facts = append(facts, f)
 		}
 		if _, err := m.Import(b.Context(), facts); err != nil {
 			b.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/hrr"
+	"github.com/holomem/holomem/text"
 )
 
 // Import stores many facts in one transaction without write-time hygiene
@@ -29,7 +31,7 @@ func (m *Memory) Import(ctx context.Context, facts []*holomem.Fact) ([]bool, err
 // factPreparer is a store that splits CreateFacts into the part that
 // needs no database, run at once, and the write it returns (sqlite).
 type factPreparer interface {
-	PrepareFacts(fs []*holomem.Fact) (write func(context.Context) ([]bool, error), err error)
+	PrepareFacts(fs []*holomem.Fact, known []*text.Extraction) (write func(context.Context) ([]bool, error), err error)
 }
 
 // importWrite stores a prepared batch: CreateFacts or a prepared write.
@@ -48,9 +50,9 @@ func (m *Memory) prepareImport(ctx context.Context, facts []*holomem.Fact) (impo
 			return nil, err
 		}
 	}
-	m.encodeAll(ctx, facts)
+	known := m.encodeAll(ctx, facts)
 	if p, ok := m.store.(factPreparer); ok {
-		w, err := p.PrepareFacts(facts)
+		w, err := p.PrepareFacts(facts, known)
 		if err != nil {
 			return nil, err
 		}
@@ -128,8 +130,14 @@ func (m *Memory) embedImported(ctx context.Context, facts []*holomem.Fact, creat
 // goroutines: encoding is a third of a bulk import's CPU time and does not
 // depend on the store, so it need not wait for the single writer. Each
 // fact's vector depends only on the fact, so the result does not depend on
-// scheduling.
-func (m *Memory) encodeAll(ctx context.Context, facts []*holomem.Fact) {
+// scheduling. It returns the entity extraction each vector used (nil
+// where it encoded none), which the store's derive step reuses instead of
+// extracting again.
+func (m *Memory) encodeAll(ctx context.Context, facts []*holomem.Fact) []*text.Extraction {
+	known := make([]*text.Extraction, len(facts))
+	if m.opts.DisableHRR {
+		return known
+	}
 	workers := min(runtime.NumCPU(), 4, max(1, len(facts)/64))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -138,12 +146,15 @@ func (m *Memory) encodeAll(ctx context.Context, facts []*holomem.Fact) {
 			defer wg.Done()
 			for i := w; i < len(facts); i += workers {
 				if f := facts[i]; len(f.HRR) == 0 {
-					f.HRR = m.encodeHRR(ctx, f.Namespace, f.Content)
+					ents := text.Extract(f.Content, nil)
+					f.HRR = hrr.EncodeFactCompact(text.Tokens(f.Content), m.entityKeysOf(ctx, f.Namespace, ents))
+					known[i] = &text.Extraction{Content: f.Content, Entities: ents}
 				}
 			}
 		}()
 	}
 	wg.Wait()
+	return known
 }
 
 // ImportBatches starts a bulk import fed batch by batch ([Memory.Import]

@@ -14,6 +14,7 @@ import (
 	"github.com/holomem/holomem/internal/synth"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
+	"github.com/holomem/holomem/text"
 )
 
 // slowStore makes every batch write wait a little, so that ImportBatches
@@ -21,8 +22,8 @@ import (
 // batch declaring aliases must hold the next one back).
 type slowStore struct{ *sqlite.Store }
 
-func (s slowStore) PrepareFacts(fs []*holomem.Fact) (func(context.Context) ([]bool, error), error) {
-	write, err := s.Store.PrepareFacts(fs)
+func (s slowStore) PrepareFacts(fs []*holomem.Fact, known []*text.Extraction) (func(context.Context) ([]bool, error), error) {
+	write, err := s.Store.PrepareFacts(fs, known)
 	if err != nil {
 		return nil, err
 	}
@@ -203,8 +204,8 @@ type failingStore struct {
 
 var errWrite = errors.New("disk on fire")
 
-func (s failingStore) PrepareFacts(fs []*holomem.Fact) (func(context.Context) ([]bool, error), error) {
-	write, err := s.Store.PrepareFacts(fs)
+func (s failingStore) PrepareFacts(fs []*holomem.Fact, known []*text.Extraction) (func(context.Context) ([]bool, error), error) {
+	write, err := s.Store.PrepareFacts(fs, known)
 	if err != nil {
 		return nil, err
 	}

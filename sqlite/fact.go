@@ -171,7 +171,7 @@ func (s *Store) createOne(ctx context.Context, f *holomem.Fact, logged bool) (bo
 	if err := rowcodec.PrepareFact(f); err != nil {
 		return false, holomem.FactChange{}, fmt.Errorf("create fact: %w", err)
 	}
-	p := deriveFact(f)
+	p := deriveFact(f, nil)
 	var (
 		created bool
 		change  holomem.FactChange
@@ -208,7 +208,7 @@ func (s *Store) createOne(ctx context.Context, f *holomem.Fact, logged bool) (bo
 // CreateFact. Nothing is stored when one fact is invalid; the error names
 // its index. It is [Store.PrepareFacts] and its write at once.
 func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, error) {
-	write, err := s.PrepareFacts(fs)
+	write, err := s.PrepareFacts(fs, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -221,14 +221,17 @@ func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, er
 // which takes the write lock and stores them in one transaction. A bulk
 // import prepares the next batch while the write of one runs (see
 // retrieve.Memory.ImportBatches), so the single writer only writes. The
-// write must run once, and fs must not change in between.
-func (s *Store) PrepareFacts(fs []*holomem.Fact) (write func(context.Context) ([]bool, error), err error) {
+// write must run once, and fs must not change in between. known, when
+// not nil, holds a caller's text.Extract(content, nil) per fact (nil
+// where it has none): a fact without tags whose content is unchanged
+// takes its entities from there instead of extracting them again.
+func (s *Store) PrepareFacts(fs []*holomem.Fact, known []*text.Extraction) (write func(context.Context) ([]bool, error), err error) {
 	for i, f := range fs {
 		if err := rowcodec.PrepareFact(f); err != nil {
 			return nil, fmt.Errorf("create facts: fact %d: %w", i, err)
 		}
 	}
-	derived := deriveFacts(fs)
+	derived := deriveFacts(fs, known)
 	return func(ctx context.Context) ([]bool, error) { return s.createFacts(ctx, fs, derived) }, nil
 }
 
@@ -294,18 +297,26 @@ type derived struct {
 	entities      []text.Entity
 }
 
-func deriveFact(f *holomem.Fact) derived {
+// deriveFact derives f's row parts; known, when not nil, is the caller's
+// text.Extract(content, nil) (see PrepareFacts).
+func deriveFact(f *holomem.Fact, known *text.Extraction) derived {
+	var ents []text.Entity
+	if known != nil && len(f.Tags) == 0 && known.Content == f.Content {
+		ents = known.Entities
+	} else {
+		ents = extractEntities(f.Content, f.Tags)
+	}
 	return derived{
 		hash:     rowcodec.ContentHash(f.Content),
 		content:  indexText(f.Content),
 		tags:     indexText(rowcodec.JoinTags(f.Tags)),
-		entities: extractEntities(f.Content, f.Tags),
+		entities: ents,
 	}
 }
 
 // deriveFacts runs deriveFact over fs on up to GOMAXPROCS goroutines. It
-// only reads the facts.
-func deriveFacts(fs []*holomem.Fact) []derived {
+// only reads the facts; known is as for PrepareFacts.
+func deriveFacts(fs []*holomem.Fact, known []*text.Extraction) []derived {
 	out := make([]derived, len(fs))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(fs)/32))
 	var wg sync.WaitGroup
@@ -314,7 +325,11 @@ func deriveFacts(fs []*holomem.Fact) []derived {
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(fs); i += workers {
-				out[i] = deriveFact(fs[i])
+				var k *text.Extraction
+				if i < len(known) {
+					k = known[i]
+				}
+				out[i] = deriveFact(fs[i], k)
 			}
 		}()
 	}

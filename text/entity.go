@@ -713,3 +713,13 @@ func identifierOf(core string, colonAfter bool) string {
 	}
 	return ""
 }
+
+// Extraction is Extract(Content, nil), kept by a step that computed it
+// (a fact's HRR vector) for a later step on the same text (the store's
+// entity links of a fact without tags), so a bulk import extracts each
+// fact's entities once. A consumer checks Content against its own text.
+// Entities is shared: neither side may change it.
+type Extraction struct {
+	Content  string
+	Entities []Entity
+}
