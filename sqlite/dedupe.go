@@ -165,6 +165,12 @@ func (d *dupIndex) find(f *holomem.Fact, hash int64) (int64, error) {
 // rows runs q in the write transaction and calls fn for each row.
 func (w *wtx) rows(q string, args []any, fn func(*sql.Rows) error) error {
 	rows, err := w.query(q, args...)
+	return eachRow(rows, err, fn)
+}
+
+// eachRow calls fn for each row of a query's result (rows, err) and
+// closes it.
+func eachRow(rows *sql.Rows, err error, fn func(*sql.Rows) error) error {
 	if err != nil {
 		return err
 	}

@@ -296,14 +296,5 @@ func (w *wtx) readRows(q string, args []any, fn func(*sql.Rows) error) error {
 	} else {
 		rows, err = w.s.rdb.QueryContext(w.ctx, q, args...)
 	}
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRow(rows, err, fn)
 }
