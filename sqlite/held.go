@@ -29,8 +29,9 @@ type heldFile struct {
 // When this process did not hold it already, check runs first, under the
 // registry's lock, so no Open of the same file in this process can have
 // SQLite connections on it meanwhile (and a second Open waits for the
-// first one's check); an error from check leaves nothing registered. release undoes the registration; call
-// it once, after the Store's connections are closed.
+// first one's check); an error from check leaves nothing registered.
+// release undoes the registration; call it once, after the Store's
+// connections are closed.
 func holdFile(path string, check func() error) (release func(), err error) {
 	fi, err := os.Stat(path)
 	if err != nil {
