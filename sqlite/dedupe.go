@@ -4,8 +4,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/holomem/holomem"
 )
@@ -109,16 +107,7 @@ func (d *dupIndex) loadHashes(w *wtx, ns string, hashes []int64) error {
 	if len(hashes) == 0 {
 		return nil
 	}
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, h := range hashes {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.FormatInt(h, 10))
-	}
-	b.WriteByte(']')
-	return w.rows(qFactsByHashes, []any{ns, b.String()}, func(rows *sql.Rows) error {
+	return w.rows(qFactsByHashes, []any{ns, idList(hashes)}, func(rows *sql.Rows) error {
 		var hash int64
 		var h hashHit
 		if err := rows.Scan(&hash, &h.id, &h.content, &h.keyed); err != nil {

@@ -234,8 +234,8 @@ type querier interface {
 	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
 }
 
-// idList encodes ids as a JSON array for json_each(?), so a list of any
-// length is one bound parameter.
+// idList encodes ids (or content hashes) as a JSON array for
+// json_each(?), so a list of any length is one bound parameter.
 func idList(ids []int64) string {
 	var b strings.Builder
 	b.Grow(len(ids)*8 + 2)
