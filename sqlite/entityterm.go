@@ -213,14 +213,7 @@ func armCount(n int) int {
 // scope tokens a scoped match also looks up hold every fact of the
 // namespace, which cost twice the word's own lookup.
 func termMatchSQL(n int) string {
-	var b strings.Builder
-	for i := range n {
-		if i > 0 {
-			b.WriteString(" UNION ALL ")
-		}
-		fmt.Fprintf(&b, "SELECT %d, f.id FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ? AND f.namespace = ?", i)
-	}
-	return b.String()
+	return unionArms(n, "SELECT %d, f.id FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ? AND f.namespace = ?")
 }
 
 // prefetchTermFacts fills w.link.committed for the term keys (absent

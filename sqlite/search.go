@@ -375,12 +375,18 @@ const maxPreparedTermStats = 8
 // (it would scan the whole vocabulary for IN); one statement instead of one
 // per term saves a round trip through database/sql per word.
 func termStatsSQL(n int) string {
+	return unionArms(n, "SELECT %d, doc FROM facts_vocab WHERE term = ?")
+}
+
+// unionArms joins n copies of arm with UNION ALL, arm's %d replaced by
+// each copy's index (0 to n-1), which the rows carry to tell arms apart.
+func unionArms(n int, arm string) string {
 	var b strings.Builder
 	for i := range n {
 		if i > 0 {
 			b.WriteString(" UNION ALL ")
 		}
-		fmt.Fprintf(&b, "SELECT %d, doc FROM facts_vocab WHERE term = ?", i)
+		fmt.Fprintf(&b, arm, i)
 	}
 	return b.String()
 }
