@@ -439,3 +439,29 @@ const MaxFactChanges = 10000
 type TermStatser interface {
 	TermStats(ctx context.Context, terms []string) (docs int64, df []int64, err error)
 }
+
+type readsForWriteKey struct{}
+
+// ReadsForWrite marks ctx for the reads that decide a write the caller
+// makes next in this process: Remember's duplicate and contradiction
+// checks. A store may serve such reads from the connection its writes
+// use. For SQLite that is the difference that counts: in WAL mode a
+// connection drops its whole page cache when it next reads after another
+// connection committed, so a read pool that answers the checks before
+// every add reloads its pages every time, while the writer's cache
+// survives its own commits. Such reads wait for a write in progress and
+// hold back the next one while they run; recall and other reads that do
+// not precede a write are better left unmarked. on=false removes the
+// mark, for a write path handed a marked context.
+func ReadsForWrite(ctx context.Context, on bool) context.Context {
+	if on == IsReadForWrite(ctx) {
+		return ctx
+	}
+	return context.WithValue(ctx, readsForWriteKey{}, on)
+}
+
+// IsReadForWrite reports whether ctx carries [ReadsForWrite]'s mark.
+func IsReadForWrite(ctx context.Context) bool {
+	on, _ := ctx.Value(readsForWriteKey{}).(bool)
+	return on
+}

@@ -393,12 +393,15 @@ func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Rememb
 	// The words and entities hygiene and the HRR vector both read.
 	toks := text.Tokens(f.Content)
 	ents, extracted := text.EntitiesExtract(f.Content)
-	dups, contras, refines, err := m.hygiene(ctx, f, toks, ents, qv)
+	// The checks and the entity keys are read where the write goes next
+	// (see holomem.ReadsForWrite).
+	rctx := holomem.ReadsForWrite(ctx, true)
+	dups, contras, refines, err := m.hygiene(rctx, f, toks, ents, qv)
 	if err != nil {
 		return nil, fmt.Errorf("check duplicates: %w", err)
 	}
 	if len(f.HRR) == 0 && !m.opts.DisableHRR {
-		f.HRR = hrr.EncodeFactCompact(toks, m.entityKeysOf(ctx, f.Namespace, extracted))
+		f.HRR = hrr.EncodeFactCompact(toks, m.entityKeysOf(rctx, f.Namespace, extracted))
 	}
 	// The vector goes into the fact's row: one write transaction per add.
 	// One the store would refuse is left to storeVector, which logs it.

@@ -47,7 +47,7 @@ func (s *Store) FactChanges(ctx context.Context, since int64) ([]int64, int64, e
 
 // FactChangeLog returns the changes after since, in commit order, each
 // with its seq; see [holomem.OwnChangeFeeder]. It reads the rows from
-// since on in one statement (one snapshot): when the first is neither
+// since on in one snapshot: when the first is neither
 // since nor since+1, the rows between were pruned. Up to date, it costs
 // one indexed lookup of one row.
 func (s *Store) FactChangeLog(ctx context.Context, since int64) ([]holomem.FactChange, int64, error) {
@@ -62,57 +62,49 @@ func (s *Store) FactChangeLog(ctx context.Context, since int64) ([]holomem.FactC
 		return pruned("negative cursor")
 	}
 	var (
-		rows *sql.Rows
-		err  error
-	)
-	// Up to since's row, MaxFactChanges ids, and one more to tell that
-	// there are more.
-	if st := s.readStmt(ctx, qFactChanges); st != nil {
-		rows, err = st.QueryContext(ctx, since, holomem.MaxFactChanges+2)
-	} else {
-		rows, err = s.rdb.QueryContext(ctx, qFactChanges, since, holomem.MaxFactChanges+2)
-	}
-	if err != nil {
-		return nil, since, fmt.Errorf("fact changes: %w", err)
-	}
-	defer rows.Close()
-	var (
 		changes []holomem.FactChange
 		first   = int64(-1)
 		next    = since
+		head    int64
+		st      = s.readStmt(ctx, qFactChanges)
 	)
-	for rows.Next() {
-		var seq, id int64
-		if err := rows.Scan(&seq, &id); err != nil {
-			return nil, since, fmt.Errorf("fact changes: %w", err)
+	// In one read transaction: on the write connection for the checks
+	// before an add (see readOnWriter), which follow the feed first.
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		// Up to since's row, MaxFactChanges ids, and one more to tell that
+		// there are more.
+		rows, err := txQuery(ctx, tx, st, qFactChanges, since, holomem.MaxFactChanges+2)
+		if err := eachRow(rows, err, func(rows *sql.Rows) error {
+			var seq, id int64
+			if err := rows.Scan(&seq, &id); err != nil {
+				return err
+			}
+			if first < 0 {
+				first = seq
+			}
+			if seq > since {
+				changes = append(changes, holomem.FactChange{At: seq, ID: id})
+				next = seq
+			}
+			return nil
+		}); err != nil {
+			return err
 		}
-		if first < 0 {
-			first = seq
+		if first >= 0 {
+			return nil
 		}
-		if seq > since {
-			changes = append(changes, holomem.FactChange{At: seq, ID: id})
-			next = seq
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, since, fmt.Errorf("fact changes: %w", err)
-	}
-	rows.Close()
-	switch {
-	case first < 0:
 		// No row at or after since: up to date only if since is the head
 		// (an empty feed); otherwise the cursor is not this database's.
-		// Read both in one snapshot: a row committed after the query
-		// above is no reason to reload.
-		var newer bool
-		var head int64
-		if err := s.rdb.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fact_changes WHERE seq >= ?), ("+qFactChangeHead+")", since).Scan(&newer, &head); err != nil {
-			return nil, since, fmt.Errorf("fact changes: %w", err)
-		}
-		switch {
-		case newer:
-			return s.FactChangeLog(ctx, since) // the feed has a row at since now
-		case head == since:
+		// The same snapshot, so a row committed after the query above is
+		// no reason to reload.
+		return tx.QueryRowContext(ctx, qFactChangeHead).Scan(&head)
+	})
+	if err != nil {
+		return nil, since, fmt.Errorf("fact changes: %w", err)
+	}
+	switch {
+	case first < 0:
+		if head == since {
 			return nil, since, nil
 		}
 		return nil, head, fmt.Errorf("fact changes since %d: %w (the feed ends at %d)", since, holomem.ErrChangesPruned, head)

@@ -269,6 +269,7 @@ func selectiveTerms(ctx context.Context, tx *sql.Tx, st *sql.Stmt, query, namesp
 func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, error) {
 	df := make([]int64, len(terms))
 	var docs int64
+	var unprepared string
 	mark := s.readStmt(ctx, qFTSMark)
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		key, avg, err := ftsMark(ctx, tx, mark)
@@ -296,7 +297,7 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, 
 		if len(missing) == 0 {
 			return nil
 		}
-		if err := termDocsInto(ctx, s, tx, terms, missing, df); err != nil {
+		if unprepared, err = termDocsInto(ctx, s, tx, terms, missing, df); err != nil {
 			return err
 		}
 		s.dfc.mu.Lock()
@@ -311,27 +312,32 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, 
 	if err != nil {
 		return 0, nil, fmt.Errorf("term stats: %w", err)
 	}
+	if unprepared != "" {
+		s.readStmt(ctx, unprepared) // for the next query with as many terms
+	}
 	return docs, df, nil
 }
 
 // termDocsInto reads the document counts of terms[i] for i in idx into df,
 // in one statement.
-func termDocsInto(ctx context.Context, s *Store, tx *sql.Tx, terms []string, idx []int, df []int64) error {
+// It runs inside a read transaction, so it only uses the statement when it
+// is prepared already; otherwise it returns the query in unprepared, for
+// the caller to prepare once the transaction is over (see
+// readStmtIfReady).
+func termDocsInto(ctx context.Context, s *Store, tx *sql.Tx, terms []string, idx []int, df []int64) (unprepared string, err error) {
 	q := termStatsSQL(len(idx))
 	var st *sql.Stmt
 	if len(idx) <= maxPreparedTermStats {
-		st = s.readStmt(ctx, q)
+		if st = s.readStmtIfReady(ctx, q); st == nil {
+			unprepared = q
+		}
 	}
 	args := make([]any, len(idx))
 	for j, i := range idx {
 		args[j] = terms[i]
 	}
 	rows, err := txQuery(ctx, tx, st, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return unprepared, eachRow(rows, err, func(rows *sql.Rows) error {
 		var j int
 		var n int64
 		if err := rows.Scan(&j, &n); err != nil {
@@ -340,8 +346,8 @@ func termDocsInto(ctx context.Context, s *Store, tx *sql.Tx, terms []string, idx
 		if j >= 0 && j < len(idx) {
 			df[idx[j]] = n
 		}
-	}
-	return rows.Err()
+		return nil
+	})
 }
 
 // qFTSMark reads FTS5's averages record (rowid 1: the number of rows and

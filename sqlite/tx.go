@@ -168,6 +168,9 @@ func (s *Store) update(ctx context.Context, fn func(w *wtx) error) error {
 	if err := s.CheckFile(); err != nil {
 		return err
 	}
+	// The write's own reads go to the read pool: wdb's one connection is
+	// this transaction's.
+	ctx = holomem.ReadsForWrite(ctx, false)
 	w := &wtx{ctx: ctx, s: s, now: s.now()}
 	err := s.updateLocked(w, fn)
 	s.prepareLocked(w.missing)
