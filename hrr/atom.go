@@ -72,7 +72,9 @@ type atomCache struct {
 
 func newAtomCache(size int) *atomCache {
 	c := &atomCache{gen: max(size/2, 1)}
-	c.mu.cur = make(map[string]*phase16, c.gen)
+	// The first generation grows as it fills: sized up front it cost a
+	// process that encodes one query (the prompt hook) ~30 page faults.
+	c.mu.cur = make(map[string]*phase16)
 	return c
 }
 

@@ -28,7 +28,11 @@ func writeSchemaFixture(ctx context.Context, path string, v int) error {
 	}
 	defer db.Close()
 	for _, m := range ms[:v] {
-		if _, err := db.ExecContext(ctx, m.sql); err != nil {
+		q, err := m.text()
+		if err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("%s: %w", m.name, err)
 		}
 	}
