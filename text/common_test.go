@@ -98,3 +98,31 @@ func TestInCommon_acrossTheSwitch(t *testing.T) {
 	}
 	check("after the switch")
 }
+
+// TestStem_cacheGrows: the stem cache starts small and grows after
+// stemGrowAfter misses; stems are the uncached ones before, across and
+// after the switch, and the cache holds the big table at the end.
+func TestStem_cacheGrows(t *testing.T) {
+	words := make([]string, 0, 3*stemGrowAfter)
+	for i := range cap(words) {
+		// Distinct words of letters only (digits are not stemmed).
+		w := []byte("running")
+		for n := i; ; n /= 26 {
+			w = append(w, byte('a'+n%26))
+			if n < 26 {
+				break
+			}
+		}
+		words = append(words, string(w)+"ing")
+	}
+	for pass := range 2 {
+		for _, w := range words {
+			if got, want := Stem(w), stem(scriptLatin, w); got != want {
+				t.Fatalf("pass %d: Stem(%q) = %q, want %q", pass, w, got, want)
+			}
+		}
+	}
+	if n := len(*stemCache.Load()); n != stemCacheSize {
+		t.Errorf("stem cache has %d slots after %d misses, want %d", n, len(words), stemCacheSize)
+	}
+}

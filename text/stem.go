@@ -66,12 +66,17 @@ func Stem(tok string) string {
 	if len(tok) > maxCachedStem {
 		return stem(sc, tok)
 	}
-	slot := &stemCache[maphash.String(stemSeed, tok)&(stemCacheSize-1)]
+	tab := *stemCache.Load()
+	slot := &tab[maphash.String(stemSeed, tok)&uint64(len(tab)-1)]
 	if e := slot.Load(); e != nil && e.tok == tok {
 		return e.stem
 	}
 	st := stem(sc, tok)
 	slot.Store(&stemEntry{tok: tok, stem: st})
+	if len(tab) < stemCacheSize && stemMisses.Add(1) == stemGrowAfter {
+		big := make([]atomic.Pointer[stemEntry], stemCacheSize)
+		stemCache.Store(&big)
+	}
 	return st
 }
 
@@ -82,17 +87,30 @@ func Stem(tok string) string {
 // 32k slots (256 KB of pointers, entries made as words come) hold a working
 // vocabulary: at 4k, recall's re-scoring of 50 candidates of Zipf text
 // missed on most words and spent a fifth of its time in Snowball.
+//
+// A process starts with 1k slots and takes the 32k after stemGrowAfter
+// misses (the entries so far are dropped: a cache): a one-shot process
+// that stems a prompt and a few dozen candidates touched a page of the
+// big table per word, ~50 page faults, more than the stemming cost.
 const (
-	stemCacheSize = 1 << 15 // slots; a power of two
-	maxCachedStem = 64      // bytes; longer tokens are rare and not cached
+	stemCacheSize  = 1 << 15 // slots; a power of two
+	stemCacheStart = 1 << 10 // slots at start; a power of two
+	stemGrowAfter  = 2048    // misses before the cache grows
+	maxCachedStem  = 64      // bytes; longer tokens are rare and not cached
 )
 
 type stemEntry struct{ tok, stem string }
 
 var (
-	stemCache [stemCacheSize]atomic.Pointer[stemEntry]
-	stemSeed  = maphash.MakeSeed()
+	stemCache  atomic.Pointer[[]atomic.Pointer[stemEntry]]
+	stemMisses atomic.Int64
+	stemSeed   = maphash.MakeSeed()
 )
+
+func init() {
+	small := make([]atomic.Pointer[stemEntry], stemCacheStart)
+	stemCache.Store(&small)
+}
 
 func stem(sc script, tok string) string {
 	var st string
