@@ -284,7 +284,10 @@ func (w *wtx) termMatches(namespace string, terms []string) ([][]int64, error) {
 func (w *wtx) readRows(q string, args []any, fn func(*sql.Rows) error) error {
 	var rows *sql.Rows
 	var err error
-	if st := w.s.readStmt(w.ctx, q); st != nil {
+	if w.s.rdb == w.s.wdb {
+		// One connection (WithOneConnection): this transaction's.
+		rows, err = w.query(q, args...)
+	} else if st := w.s.readStmt(w.ctx, q); st != nil {
 		rows, err = st.QueryContext(w.ctx, args...)
 	} else {
 		rows, err = w.s.rdb.QueryContext(w.ctx, q, args...)

@@ -198,6 +198,7 @@ type options struct {
 	now         func() time.Time
 	busyTimeout time.Duration
 	readConns   int
+	single      bool
 }
 
 // WithClock sets the function the store reads the current time from
@@ -217,6 +218,16 @@ func WithBusyTimeout(d time.Duration) Option {
 // whole run, so a callback that reads the store needs a spare one.
 func WithReadConns(n int) Option {
 	return func(o *options) { o.readConns = n }
+}
+
+// WithOneConnection makes the store read and write through one
+// connection, for one-shot processes that read a little and write once
+// (recall and the prompt hook record what they returned): every
+// connection parses the schema and allocates its own caches, a tenth of
+// such a process's CPU time for the second one. Reads run one at a time,
+// and ScanHRR and ScanEmbeddings callbacks must not read the store.
+func WithOneConnection() Option {
+	return func(o *options) { o.single = true }
 }
 
 // DefaultBusyTimeout is how long a write waits for another process's lock.
@@ -281,7 +292,10 @@ func open(ctx context.Context, path string, o options, walNotice string) (*Store
 	if s.wdb, err = openDB(path, o.busyTimeout, "immediate", 1); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	if s.rdb, err = openDB(path, o.busyTimeout, "deferred", o.readConns); err != nil {
+	if o.single {
+		// Read transactions begin DEFERRED on it too (see readOnWriter).
+		s.rdb = s.wdb
+	} else if s.rdb, err = openDB(path, o.busyTimeout, "deferred", o.readConns); err != nil {
 		s.wdb.Close()
 		return nil, fmt.Errorf("open store: %w", err)
 	}

@@ -52,6 +52,10 @@ type app struct {
 	// liveIndex keeps the text index and candidate rows in memory,
 	// following the store's change feed (serve, mcp).
 	liveIndex bool
+	// oneConnection opens an SQLite store with one connection for reads
+	// and writes (sqlite.WithOneConnection): recall and the prompt hook,
+	// one-shot processes that read a little and write once.
+	oneConnection bool
 
 	// openMu guards the lazy store and memory: the prompt hook logs its
 	// outcome while a recall that missed the deadline may still be opening.
@@ -166,7 +170,7 @@ func (a *app) openLocked(ctx context.Context) (holomem.Store, error) {
 	if a.store != nil {
 		return a.store, nil
 	}
-	s, err := openStore(ctx, a.dbPath)
+	s, err := openStore(ctx, a.dbPath, a.oneConnection)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", displayAddr(a.dbPath), err)
 	}

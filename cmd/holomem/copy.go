@@ -33,12 +33,12 @@ a difference is an error. Run ` + "`holomem graph build`" + ` on the destination
 				return usagef("--from and --to name the same database")
 			}
 			ctx := cmd.Context()
-			src, err := openStore(ctx, from)
+			src, err := openStore(ctx, from, false)
 			if err != nil {
 				return fmt.Errorf("open %s: %w", displayAddr(from), err)
 			}
 			defer src.Close()
-			dst, err := openStore(ctx, to)
+			dst, err := openStore(ctx, to, false)
 			if err != nil {
 				return fmt.Errorf("open %s: %w", displayAddr(to), err)
 			}

@@ -51,6 +51,7 @@ logged so that 'holomem doctor' shows how often memory was injected, empty or la
 It always exits 0 so a slow or broken memory never blocks the prompt.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.oneConnection = true
 			a.runHook(cmd.Context(), deadline, limit, budget, minScore)
 			return nil
 		},
@@ -256,7 +257,7 @@ func (a *app) logHook(outcome string, hits int, took time.Duration, detail strin
 	}
 	// The recall that missed the deadline is still opening the store or
 	// the model: log through a handle of our own rather than wait for it.
-	s, err := openStore(ctx, a.dbPath)
+	s, err := openStore(ctx, a.dbPath, true)
 	if err != nil {
 		return
 	}

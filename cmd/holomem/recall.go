@@ -18,6 +18,7 @@ func (a *app) recallCmd() *cobra.Command {
 		Use: "recall QUERY...", Aliases: []string{"search"}, Short: "Find facts by keyword and meaning", GroupID: "search",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			a.oneConnection = true
 			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err

@@ -12,11 +12,17 @@ import (
 // openStore opens the store a --db value names: a postgres:// or
 // postgresql:// address opens PostgreSQL, "sqlite:PATH" or any other value
 // an SQLite file (the default).
-func openStore(ctx context.Context, addr string) (holomem.Store, error) {
+// openStore opens the store at addr; oneConnection opens an SQLite file
+// with one connection (see app.oneConnection).
+func openStore(ctx context.Context, addr string, oneConnection bool) (holomem.Store, error) {
 	if postgres.IsAddress(addr) {
 		return postgres.Open(ctx, addr)
 	}
-	return sqlite.Open(ctx, sqlitePath(addr))
+	var opts []sqlite.Option
+	if oneConnection {
+		opts = append(opts, sqlite.WithOneConnection())
+	}
+	return sqlite.Open(ctx, sqlitePath(addr), opts...)
 }
 
 // sqlitePath strips the optional "sqlite:" scheme of an SQLite address.
