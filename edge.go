@@ -3,7 +3,6 @@ package holomem
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -66,11 +65,9 @@ func HNSWLevel(k EdgeKind) int {
 	return n
 }
 
-var edgeKindRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
-
 // Validate reports whether k is a well-formed kind.
 func (k EdgeKind) Validate() error {
-	if !edgeKindRE.MatchString(string(k)) {
+	if !validEdgeKind(string(k)) {
 		return fmt.Errorf("%w: edge kind %q: use 1-64 lower-case letters, digits, '_' or '-', starting with a letter", ErrInvalid, string(k))
 	}
 	return nil
@@ -186,4 +183,21 @@ type ChainStep struct {
 	Path  []int64    `json:"path"`
 	Kinds []EdgeKind `json:"kinds"`
 	Fact  *Fact      `json:"fact"`
+}
+
+// validEdgeKind reports whether s matches ^[a-z][a-z0-9_-]{0,63}$. It is
+// written out rather than compiled: the expression's bounded repetition
+// made a program that every process built at start (35 of the prompt
+// hook's page faults), though few ever check a kind.
+func validEdgeKind(s string) bool {
+	if len(s) == 0 || len(s) > 64 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -10,12 +10,12 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/lazyre"
 )
 
 // GitOptions tune [Git]. The zero value imports all of HEAD's history
@@ -62,7 +62,7 @@ const (
 	gitUS = "\x1f"
 )
 
-var remoteGitHubRE = regexp.MustCompile(`github\.com[:/]([\w.-]+/[\w.-]+?)(?:\.git)?/?$`)
+var remoteGitHubRE = lazyre.New(`github\.com[:/]([\w.-]+/[\w.-]+?)(?:\.git)?/?$`)
 
 // Git imports the history of the repository at repoPath by running
 // `git log`. Each commit becomes a fact (content subject + body, category
@@ -192,7 +192,7 @@ func originRepo(ctx context.Context, gitBin, dir string) (repo, first string) {
 		if first == "" {
 			first = u
 		}
-		if m := remoteGitHubRE.FindStringSubmatch(u); m != nil {
+		if m := remoteGitHubRE().FindStringSubmatch(u); m != nil {
 			return m[1], first
 		}
 		next, ok := localRemote(dir, u)

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/lazyre"
 )
 
 // MaxRecordContent is the largest content the GitHub and Git importers
@@ -97,11 +97,11 @@ func (t *ghTime) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-var repoURLRE = regexp.MustCompile(`^https?://(?:api\.github\.com/repos|github\.com)/([\w.-]+/[\w.-]+)(?:/|$)`)
+var repoURLRE = lazyre.New(`^https?://(?:api\.github\.com/repos|github\.com)/([\w.-]+/[\w.-]+)(?:/|$)`)
 
 // repoFromURL returns "owner/repo" from a GitHub web or API URL.
 func repoFromURL(u string) string {
-	if m := repoURLRE.FindStringSubmatch(u); m != nil {
+	if m := repoURLRE().FindStringSubmatch(u); m != nil {
 		return m[1]
 	}
 	return ""
@@ -266,11 +266,11 @@ func githubRecord(it *ghItem, repo string) (Record, string) {
 	return rec, ""
 }
 
-var htmlCommentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
+var htmlCommentRE = lazyre.New(`(?s)<!--.*?-->`)
 
 // stripHTMLComments drops PR-template comments, which are boilerplate.
 func stripHTMLComments(s string) string {
-	return htmlCommentRE.ReplaceAllString(s, "")
+	return htmlCommentRE().ReplaceAllString(s, "")
 }
 
 func cmpOr(vals ...string) string {

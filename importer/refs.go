@@ -1,9 +1,10 @@
 package importer
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/holomem/holomem/internal/lazyre"
 )
 
 // issueRef is a reference to issue Num of Repo ("" = the repository being
@@ -21,22 +22,22 @@ const refPattern = `(?:[\w.-]+/[\w.-]+#\d+|#\d+|GH-\d+|https?://github\.com/[\w.
 var (
 	// keywordRE finds GitHub's closing keywords in every verb form, with an
 	// optional colon, followed by one reference or a list of them.
-	keywordRE = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b:?[ \t]+` +
+	keywordRE = lazyre.New(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b:?[ \t]+` +
 		refPattern + `(?:[ \t]*(?:,|\band\b|&)[ \t]*` + refPattern + `)*`)
 	// oneRefRE splits a keyword match into its references.
-	oneRefRE = regexp.MustCompile(`(?i)([\w.-]+/[\w.-]+)#(\d+)\b|#(\d+)\b|GH-(\d+)\b|https?://github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/(\d+)\b`)
+	oneRefRE = lazyre.New(`(?i)([\w.-]+/[\w.-]+)#(\d+)\b|#(\d+)\b|GH-(\d+)\b|https?://github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/(\d+)\b`)
 	// hashRE finds #N (or owner/repo#N) not glued to a word or an HTML
 	// entity (&#123;); the caller checks its context.
-	hashRE = regexp.MustCompile(`(?:^|[^\w&/#])(?:([\w.-]+/[\w.-]+))?#(\d+)\b`)
+	hashRE = lazyre.New(`(?:^|[^\w&/#])(?:([\w.-]+/[\w.-]+))?#(\d+)\b`)
 	// ghRE finds GH-N.
-	ghRE = regexp.MustCompile(`(?i)\bGH-(\d+)\b`)
+	ghRE = lazyre.New(`(?i)\bGH-(\d+)\b`)
 	// wordBeforeRE is the word just before a #N.
-	wordBeforeRE = regexp.MustCompile(`([A-Za-z]+)\W*$`)
+	wordBeforeRE = lazyre.New(`([A-Za-z]+)\W*$`)
 	// branchKeywordRE finds issue-4409, gh-12, fix/4409, bug_7 in a branch name.
-	branchKeywordRE = regexp.MustCompile(`(?i)(?:^|[/_-])(?:issues?|gh|bugs?|fix(?:es)?|bugfix|hotfix|feat|feature)[-_/]?(\d+)(?:[-_/]|$)`)
+	branchKeywordRE = lazyre.New(`(?i)(?:^|[/_-])(?:issues?|gh|bugs?|fix(?:es)?|bugfix|hotfix|feat|feature)[-_/]?(\d+)(?:[-_/]|$)`)
 	// branchNumberRE finds a number that starts a branch path segment:
 	// 4409-fix-y, fix/4409-x, user/4409.
-	branchNumberRE = regexp.MustCompile(`(?:^|/)(\d+)(?:([-_/])(\d)?|$)`)
+	branchNumberRE = lazyre.New(`(?:^|/)(\d+)(?:([-_/])(\d)?|$)`)
 )
 
 // refWords are the words that make a following bare #N an issue reference
@@ -64,8 +65,8 @@ func keywordRefs(s string) []issueRef {
 		return nil
 	}
 	var out []issueRef
-	for _, m := range keywordRE.FindAllString(s, -1) {
-		for _, r := range oneRefRE.FindAllStringSubmatch(m, -1) {
+	for _, m := range keywordRE().FindAllString(s, -1) {
+		for _, r := range oneRefRE().FindAllStringSubmatch(m, -1) {
 			ref := issueRef{Reason: ReasonKeyword}
 			switch {
 			case r[2] != "":
@@ -108,7 +109,7 @@ func mayHaveKeyword(s string) bool {
 // followed by a plain word ("our #1 priority") does not.
 func titleRefs(s, reason string) []issueRef {
 	var out []issueRef
-	for _, loc := range hashRE.FindAllStringSubmatchIndex(s, -1) {
+	for _, loc := range hashRE().FindAllStringSubmatchIndex(s, -1) {
 		num := atoiRef(s[loc[4]:loc[5]])
 		if num == 0 {
 			continue
@@ -149,18 +150,18 @@ func bareRefContext(before, after string) bool {
 	if rest == "" || strings.IndexAny(rest[:1], ":,;.!?)]\n") == 0 {
 		return true
 	}
-	if m := wordBeforeRE.FindStringSubmatch(before); m != nil && refWords[strings.ToLower(m[1])] {
+	if m := wordBeforeRE().FindStringSubmatch(before); m != nil && refWords[strings.ToLower(m[1])] {
 		return true
 	}
 	return false
 }
 
-var issueURLRE = regexp.MustCompile(`https?://github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/(\d+)\b`)
+var issueURLRE = lazyre.New(`https?://github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/(\d+)\b`)
 
 // urlRefs returns the GitHub issue and pull URLs in s, with the given reason.
 func urlRefs(s, reason string) []issueRef {
 	var out []issueRef
-	for _, m := range issueURLRE.FindAllStringSubmatch(s, -1) {
+	for _, m := range issueURLRE().FindAllStringSubmatch(s, -1) {
 		if n := atoiRef(m[2]); n > 0 {
 			out = append(out, issueRef{Repo: m[1], Num: n, Reason: reason})
 		}
@@ -171,7 +172,7 @@ func urlRefs(s, reason string) []issueRef {
 // ghRefs returns the GH-N references in s.
 func ghRefs(s string) []issueRef {
 	var out []issueRef
-	for _, m := range ghRE.FindAllStringSubmatch(s, -1) {
+	for _, m := range ghRE().FindAllStringSubmatch(s, -1) {
 		if n := atoiRef(m[1]); n > 0 {
 			out = append(out, issueRef{Num: n, Reason: ReasonGHRef})
 		}
@@ -199,10 +200,10 @@ func branchRefs(branch string) []issueRef {
 			out = append(out, issueRef{Num: n, Reason: ReasonBranch})
 		}
 	}
-	for _, m := range branchKeywordRE.FindAllStringSubmatch(b, -1) {
+	for _, m := range branchKeywordRE().FindAllStringSubmatch(b, -1) {
 		add(atoiRef(m[1]))
 	}
-	for _, m := range branchNumberRE.FindAllStringSubmatch(b, -1) {
+	for _, m := range branchNumberRE().FindAllStringSubmatch(b, -1) {
 		if m[2] == "-" && m[3] != "" {
 			continue // 2024-05-cleanup is a date
 		}

@@ -4,8 +4,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/holomem/holomem/internal/lazyre"
 )
 
 // Instruction-risk reasons reported by [InstructionRisks].
@@ -27,20 +28,20 @@ const (
 // all facts contain none, and the gates spare them the expressions, which
 // were a twentieth of a one-by-one add's CPU time.
 var riskPatterns = []struct {
-	re     func() *regexp.Regexp // compiled on first use: see lazyRE
+	re     func() *regexp.Regexp // compiled on first use: see lazyre
 	gate   []string
 	whole  bool
 	reason string
 }{
-	{lazyRE(`\b(ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}\b(previous|prior|above|earlier|all|your|the system|any)\b[^.!?\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directives|messages)\b`), []string{"ignore", "disregard", "forget", "override", "bypass"}, true, RiskOverride},
-	{lazyRE(`\b(new|updated|real) (system )?instructions\s*:`), []string{"instructions"}, false, RiskOverride},
-	{lazyRE(`(игнорируй|игнорировать|забудь|забыть|отмени|не обращай внимания на)[^.!?\n]{0,40}(инструкци|правил|указани|промпт)`), []string{"игнорируй", "игнорировать", "забудь", "забыть", "отмени", "не обращай внимания на"}, false, RiskOverride},
-	{lazyRE(`(новые|настоящие) (системные )?инструкции\s*:`), []string{"инструкции"}, false, RiskOverride},
-	{lazyRE(`\byou are (now|no longer)\b|\bfrom now on,? you\b|\bact as (an? )?(unrestricted|jailbroken|dan|evil|admin)|\b(developer|god|dan|jailbreak) mode\b|\bpretend (that )?you (are|have no)\b`), []string{"you are now", "you are no longer", "from now on", "act as", "developer mode", "god mode", "dan mode", "jailbreak mode", "pretend"}, true, RiskRole},
-	{lazyRE(`(ты теперь|теперь ты|отныне ты|с этого момента ты|режим разработчика|притворись, что ты|веди себя как)`), []string{"ты теперь", "теперь ты", "отныне ты", "с этого момента ты", "режим разработчика", "притворись, что ты", "веди себя как"}, false, RiskRole},
-	{lazyRE(`<\s*/?\s*(system|assistant|user|tool_call|tool_use|function_calls?|invoke|antml|instructions?|holomem-memory)\b|<\|(im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|"role"\s*:\s*"(system|tool)"|^\s*(system|assistant)\s*:`), []string{"<", "[inst]", "[/inst]", "\"role\"", "system", "assistant"}, false, RiskMarkup},
-	{lazyRE(`\b(send|post|upload|forward|exfiltrate|email)\b[^.!?\n]{0,40}\b(password|passwords|token|tokens|secrets?|api keys?|credentials|ssh keys?|\.env|history|conversation)\b[^.!?\n]{0,40}\b(to|at)\b\s*(https?://|\S+@\S+)|\b(curl|wget)\b[^|\n]{0,80}\|\s*(ba|z)?sh\b|\brm -rf /(\s|$)`), []string{"send", "post", "upload", "forward", "exfiltrate", "email", "curl", "wget", "rm -rf /"}, true, RiskExfil},
-	{lazyRE(`(отправь|перешли|загрузи)[^.!?\n]{0,40}(парол|токен|секрет|ключ|переписк)[^.!?\n]{0,40}(https?://|\S+@\S+)`), []string{"отправь", "перешли", "загрузи"}, false, RiskExfil},
+	{lazyre.New(`\b(ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}\b(previous|prior|above|earlier|all|your|the system|any)\b[^.!?\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directives|messages)\b`), []string{"ignore", "disregard", "forget", "override", "bypass"}, true, RiskOverride},
+	{lazyre.New(`\b(new|updated|real) (system )?instructions\s*:`), []string{"instructions"}, false, RiskOverride},
+	{lazyre.New(`(игнорируй|игнорировать|забудь|забыть|отмени|не обращай внимания на)[^.!?\n]{0,40}(инструкци|правил|указани|промпт)`), []string{"игнорируй", "игнорировать", "забудь", "забыть", "отмени", "не обращай внимания на"}, false, RiskOverride},
+	{lazyre.New(`(новые|настоящие) (системные )?инструкции\s*:`), []string{"инструкции"}, false, RiskOverride},
+	{lazyre.New(`\byou are (now|no longer)\b|\bfrom now on,? you\b|\bact as (an? )?(unrestricted|jailbroken|dan|evil|admin)|\b(developer|god|dan|jailbreak) mode\b|\bpretend (that )?you (are|have no)\b`), []string{"you are now", "you are no longer", "from now on", "act as", "developer mode", "god mode", "dan mode", "jailbreak mode", "pretend"}, true, RiskRole},
+	{lazyre.New(`(ты теперь|теперь ты|отныне ты|с этого момента ты|режим разработчика|притворись, что ты|веди себя как)`), []string{"ты теперь", "теперь ты", "отныне ты", "с этого момента ты", "режим разработчика", "притворись, что ты", "веди себя как"}, false, RiskRole},
+	{lazyre.New(`<\s*/?\s*(system|assistant|user|tool_call|tool_use|function_calls?|invoke|antml|instructions?|holomem-memory)\b|<\|(im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<<\s*/?sys\s*>>|"role"\s*:\s*"(system|tool)"|^\s*(system|assistant)\s*:`), []string{"<", "[inst]", "[/inst]", "\"role\"", "system", "assistant"}, false, RiskMarkup},
+	{lazyre.New(`\b(send|post|upload|forward|exfiltrate|email)\b[^.!?\n]{0,40}\b(password|passwords|token|tokens|secrets?|api keys?|credentials|ssh keys?|\.env|history|conversation)\b[^.!?\n]{0,40}\b(to|at)\b\s*(https?://|\S+@\S+)|\b(curl|wget)\b[^|\n]{0,80}\|\s*(ba|z)?sh\b|\brm -rf /(\s|$)`), []string{"send", "post", "upload", "forward", "exfiltrate", "email", "curl", "wget", "rm -rf /"}, true, RiskExfil},
+	{lazyre.New(`(отправь|перешли|загрузи)[^.!?\n]{0,40}(парол|токен|секрет|ключ|переписк)[^.!?\n]{0,40}(https?://|\S+@\S+)`), []string{"отправь", "перешли", "загрузи"}, false, RiskExfil},
 }
 
 // InstructionRisks reports why s reads as instructions to a model rather
@@ -123,12 +124,4 @@ func hasHiddenUnicode(s string) bool {
 // fact this way and MCP results render flagged ones so.
 func QuoteData(s string) string {
 	return strings.ReplaceAll(strconv.Quote(s), "<", `\u003c`)
-}
-
-// lazyRE compiles expr on first use. Most processes never run most risk
-// expressions (their gates spare them), and compiling all of them at
-// start was a millisecond of every prompt hook's start-up; the tests run
-// every one, so a bad expression still fails them.
-func lazyRE(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
