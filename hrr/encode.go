@@ -170,9 +170,15 @@ func encode(tokens, entities []string) Vector {
 
 // accumulate sums the bound phasors of a fact's terms (see EncodeFact).
 func accumulate(tokens, entities []string) *accumulator {
+	return accumulateWith(tokens, entities, cosTable)
+}
+
+// accumulateWith is accumulate with the accumulator's table chosen by
+// table(number of atoms) instead of cosTable, so tests can force either path.
+func accumulateWith(tokens, entities []string, table func(atoms int) *[1 << phaseBits]float64) *accumulator {
 	content := distinct(tokens, false)
 	ents := distinct(entities, true)
-	acc := newAccumulator()
+	acc := newAccumulator(table(len(content) + len(ents)))
 	as := make([]*phase16, 0, max(len(content), len(ents)))
 	for _, t := range content {
 		as = append(as, atoms.get(t))

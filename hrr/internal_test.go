@@ -75,7 +75,7 @@ func TestAccumulator_MatchesBundle(t *testing.T) {
 	toks := []string{"a", "b", "c", "d"}
 	vs := make([]Vector, len(toks))
 	ws := []float64{1, 2, 0.5, 3}
-	acc := newAccumulator()
+	acc := newAccumulator(cos16())
 	for i, tok := range toks {
 		vs[i] = Bind(Atom(tok), RoleEntity())
 		acc.addBound(atoms.get(tok), roleEntity, ws[i])
@@ -120,7 +120,7 @@ func measureCapacity(k, nFacts, nProbes int) capacity {
 	facts := make([][]byte, nFacts)
 	owner := make([]int, nFacts)
 	for f := range facts {
-		acc := newAccumulator()
+		acc := newAccumulator(cos16())
 		owner[f] = f % nProbes
 		acc.addBound(probes[owner[f]], &zero, 1)
 		for _, j := range rng.Perm(len(pool))[:k-1] {

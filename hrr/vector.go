@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // Vector is a holographic vector: Dim phases in radians, each in [0, 2π).
@@ -120,15 +121,46 @@ func Similarity(a, b Vector) float64 {
 	return s / Dim
 }
 
-// cos16 returns a table of cos(2π·k/65536); sin(x) is cos at k − 16384.
+// cosPhase returns cos(2π·p/65536). The table and the direct path both
+// compute their values with it, so they give the same bits.
+func cosPhase(p uint16) float64 {
+	return math.Cos(float64(p) * radPerUnit16)
+}
+
+// cos16 returns a table of cosPhase; sin(x) is cos at k − 16384.
 // 512 KiB, built on first use because only encoders need it.
 var cos16 = sync.OnceValue(func() *[1 << phaseBits]float64 {
 	var t [1 << phaseBits]float64
 	for k := range t {
-		t[k] = math.Cos(float64(k) * radPerUnit16)
+		t[k] = cosPhase(uint16(k))
 	}
 	return &t
 })
+
+// directAtoms is how many bound atoms a process sums with cosPhase before
+// it builds cos16 and uses that. The table costs 65,536 cosines (about
+// 0.6 ms) and 128 page faults (about 4 ms where a fault costs 30 µs); an
+// atom summed directly costs 2,048 cosines (about 17 µs) where the table
+// costs a few µs. So the table pays off after 32 to 250 atoms, and a
+// one-shot process (a hook encoding one query of ten-odd terms, a remember
+// of one fact) is better off without it; 128 atoms is a query and a few
+// facts, and a bulk import switches within its first ten facts.
+const directAtoms = 128
+
+// boundAtoms counts the atoms the process's accumulators were made for,
+// up to a little past directAtoms.
+var boundAtoms atomic.Int64
+
+// cosTable returns the table an accumulator for n atoms uses: nil (sum
+// directly) while the process has bound at most directAtoms atoms, cos16
+// after. Past the switch it only reads boundAtoms, so concurrent encoders
+// do not contend on it.
+func cosTable(n int) *[1 << phaseBits]float64 {
+	if boundAtoms.Load() <= directAtoms && boundAtoms.Add(int64(n)) <= directAtoms {
+		return nil
+	}
+	return cos16()
+}
 
 // quarter is a quarter turn in 16-bit phase units: cos(x − quarter) = sin(x).
 const quarter = 1 << (phaseBits - 2)
@@ -136,19 +168,21 @@ const quarter = 1 << (phaseBits - 2)
 // accumulator sums weighted phasors of bound 16-bit atoms.
 type accumulator struct {
 	re, im [Dim]float64
-	tab    *[1 << phaseBits]float64
+	// tab is cos16, or nil to compute each cosine with cosPhase: same
+	// sums, bit for bit.
+	tab *[1 << phaseBits]float64
 }
 
 // accumulators recycles accumulators: at 16 KiB each, one per encoded
 // fact was most of a bulk import's allocation, and its garbage collection.
 var accumulators = sync.Pool{New: func() any { return new(accumulator) }}
 
-// newAccumulator returns a zeroed accumulator; release it when its sums
-// have been read.
-func newAccumulator() *accumulator {
+// newAccumulator returns a zeroed accumulator that sums with tab (see
+// cosTable); release it when its sums have been read.
+func newAccumulator(tab *[1 << phaseBits]float64) *accumulator {
 	acc := accumulators.Get().(*accumulator)
 	acc.re, acc.im = [Dim]float64{}, [Dim]float64{}
-	acc.tab = cos16()
+	acc.tab = tab
 	return acc
 }
 
@@ -158,6 +192,10 @@ func (acc *accumulator) release() { accumulators.Put(acc) }
 // addBound adds w·e^(i(a+r)) per component: the phasor of Bind(a, r).
 func (acc *accumulator) addBound(a, r *phase16, w float64) {
 	t := acc.tab
+	if t == nil {
+		acc.addBoundDirect(a, r, w)
+		return
+	}
 	for i := range Dim {
 		p := a[i] + r[i]
 		// The explicit conversions forbid fused multiply-add, so every
@@ -167,12 +205,29 @@ func (acc *accumulator) addBound(a, r *phase16, w float64) {
 	}
 }
 
+// addBoundDirect is addBound computing the table's entries instead of
+// reading them.
+func (acc *accumulator) addBoundDirect(a, r *phase16, w float64) {
+	for i := range Dim {
+		p := a[i] + r[i]
+		acc.re[i] += float64(w * cosPhase(p))
+		acc.im[i] += float64(w * cosPhase(p-quarter))
+	}
+}
+
 // addBoundAll adds w·e^(i(a+r)) for every a in as. It gives bit-for-bit the
 // sums of calling addBound for each in turn (per component the additions
 // happen in the same order), but visits the accumulator once per four
-// atoms, which halves the memory traffic.
+// atoms, which halves the memory traffic. Without a table the cosines
+// dominate, and it just calls addBound.
 func (acc *accumulator) addBoundAll(as []*phase16, r *phase16, w float64) {
 	t := acc.tab
+	if t == nil {
+		for _, a := range as {
+			acc.addBoundDirect(a, r, w)
+		}
+		return
+	}
 	for ; len(as) >= 4; as = as[4:] {
 		a0, a1, a2, a3 := as[0], as[1], as[2], as[3]
 		for i := range Dim {
