@@ -1,11 +1,12 @@
 package text
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/holomem/holomem/internal/lazyre"
 )
 
 // EntityKind says how an entity was recognised.
@@ -260,9 +261,9 @@ func (x *extractor) result() []Entity {
 // --- URLs and issue references ---
 
 var (
-	urlRE      = regexp.MustCompile(`(?i)\b(?:https?://|www\.)[^\s<>"'\x60]+`)
-	ghIssueURL = regexp.MustCompile(`(?i)^(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)/(?:issues|pull|pulls)/([0-9]+)\b`)
-	ghShortRef = regexp.MustCompile(`(?i)\bGH-([0-9]+)\b`)
+	urlRE      = lazyre.New(`(?i)\b(?:https?://|www\.)[^\s<>"'\x60]+`)
+	ghIssueURL = lazyre.New(`(?i)^(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)/(?:issues|pull|pulls)/([0-9]+)\b`)
+	ghShortRef = lazyre.New(`(?i)\bGH-([0-9]+)\b`)
 )
 
 // repoRefStart returns where "owner/repo" ends at s[:i] starts, or -1.
@@ -304,7 +305,7 @@ func trimURL(u string) string {
 // issueKeyOfURL returns "owner/repo#123" for a GitHub issue or pull request
 // URL, or "".
 func issueKeyOfURL(u string) string {
-	m := ghIssueURL.FindStringSubmatch(u)
+	m := ghIssueURL().FindStringSubmatch(u)
 	if m == nil {
 		return ""
 	}
@@ -317,7 +318,7 @@ func (x *extractor) urls() {
 	if !strings.Contains(x.s, "://") && !containsFold(x.s, "www.") {
 		return
 	}
-	for _, m := range urlRE.FindAllStringIndex(x.s, -1) {
+	for _, m := range urlRE().FindAllStringIndex(x.s, -1) {
 		u := trimURL(x.s[m[0]:m[1]])
 		x.claim(m[0], m[0]+len(u))
 		if key := issueKeyOfURL(u); key != "" {
@@ -432,7 +433,7 @@ func (x *extractor) refs() {
 	if !containsFold(s, "gh-") {
 		return // no GH-123 (the regular expression scans the whole text)
 	}
-	for _, m := range ghShortRef.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range ghShortRef().FindAllStringSubmatchIndex(s, -1) {
 		if !x.free(m[0], m[1]) {
 			continue
 		}

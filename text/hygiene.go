@@ -1,17 +1,18 @@
 package text
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/holomem/holomem/internal/lazyre"
 )
 
 var (
-	mdImageRE = regexp.MustCompile(`!\[[^\]\n]*\]\([^)\n]*\)`)
-	mdLinkRE  = regexp.MustCompile(`\[([^\]\n]*)\]\([^)\n]*\)`)
-	htmlImgRE = regexp.MustCompile(`(?i)<img\b[^>]*>|</img>`)
+	mdImageRE = lazyre.New(`!\[[^\]\n]*\]\([^)\n]*\)`)
+	mdLinkRE  = lazyre.New(`\[([^\]\n]*)\]\([^)\n]*\)`)
+	htmlImgRE = lazyre.New(`(?i)<img\b[^>]*>|</img>`)
 )
 
 // StripForEmbedding returns the text of s that is worth embedding: without
@@ -23,10 +24,10 @@ func StripForEmbedding(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	s = mdImageRE.ReplaceAllString(s, " ")
-	s = htmlImgRE.ReplaceAllString(s, " ")
-	s = mdLinkRE.ReplaceAllString(s, "$1")
-	s = urlRE.ReplaceAllStringFunc(s, func(u string) string {
+	s = mdImageRE().ReplaceAllString(s, " ")
+	s = htmlImgRE().ReplaceAllString(s, " ")
+	s = mdLinkRE().ReplaceAllString(s, "$1")
+	s = urlRE().ReplaceAllStringFunc(s, func(u string) string {
 		return " " + u[len(trimURL(u)):] // keep the sentence's punctuation
 	})
 	x := &extractor{s: s}
