@@ -66,15 +66,13 @@ func (s *Store) FactChangeLog(ctx context.Context, since int64) ([]holomem.FactC
 		first   = int64(-1)
 		next    = since
 		head    int64
+		newer   bool
 		st      = s.readStmt(ctx, qFactChanges)
 	)
-	// In one read transaction: on the write connection for the checks
-	// before an add (see readOnWriter), which follow the feed first.
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		// Up to since's row, MaxFactChanges ids, and one more to tell that
-		// there are more.
-		rows, err := txQuery(ctx, tx, st, qFactChanges, since, holomem.MaxFactChanges+2)
-		if err := eachRow(rows, err, func(rows *sql.Rows) error {
+	// Up to since's row, MaxFactChanges ids, and one more to tell that
+	// there are more.
+	scan := func(rows *sql.Rows, err error) error {
+		return eachRow(rows, err, func(rows *sql.Rows) error {
 			var seq, id int64
 			if err := rows.Scan(&seq, &id); err != nil {
 				return err
@@ -87,24 +85,45 @@ func (s *Store) FactChangeLog(ctx context.Context, since int64) ([]holomem.FactC
 				next = seq
 			}
 			return nil
-		}); err != nil {
-			return err
+		})
+	}
+	var err error
+	if holomem.IsReadForWrite(ctx) {
+		// The checks before an add follow the feed first: one read on
+		// the write connection (see readOnWriter), whose snapshot also
+		// gives the head when no row is at or after since.
+		err = s.read(ctx, func(tx *sql.Tx) error {
+			if err := scan(txQuery(ctx, tx, st, qFactChanges, since, holomem.MaxFactChanges+2)); err != nil || first >= 0 {
+				return err
+			}
+			return tx.QueryRowContext(ctx, qFactChangeHead).Scan(&head)
+		})
+	} else {
+		// One statement and no transaction: a warm recall reads the feed
+		// before every query.
+		var rows *sql.Rows
+		if st != nil {
+			rows, err = st.QueryContext(ctx, since, holomem.MaxFactChanges+2)
+		} else {
+			rows, err = s.rdb.QueryContext(ctx, qFactChanges, since, holomem.MaxFactChanges+2)
 		}
-		if first >= 0 {
-			return nil
+		if err = scan(rows, err); err == nil && first < 0 {
+			// Both in one snapshot: a row committed after the query
+			// above is no reason to reload.
+			err = s.rdb.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fact_changes WHERE seq >= ?), ("+qFactChangeHead+")", since).Scan(&newer, &head)
 		}
-		// No row at or after since: up to date only if since is the head
-		// (an empty feed); otherwise the cursor is not this database's.
-		// The same snapshot, so a row committed after the query above is
-		// no reason to reload.
-		return tx.QueryRowContext(ctx, qFactChangeHead).Scan(&head)
-	})
+	}
 	if err != nil {
 		return nil, since, fmt.Errorf("fact changes: %w", err)
 	}
 	switch {
 	case first < 0:
-		if head == since {
+		// No row at or after since: up to date only if since is the head
+		// (an empty feed); otherwise the cursor is not this database's.
+		switch {
+		case newer:
+			return s.FactChangeLog(ctx, since) // the feed has a row at since now
+		case head == since:
 			return nil, since, nil
 		}
 		return nil, head, fmt.Errorf("fact changes since %d: %w (the feed ends at %d)", since, holomem.ErrChangesPruned, head)

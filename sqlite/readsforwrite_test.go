@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -70,22 +71,30 @@ func hygieneReads(ctx context.Context, s *Store) (map[string]any, error) {
 }
 
 // TestReadsForWrite_onWriter: reads marked with holomem.ReadsForWrite give
-// the answers of the read pool without using it (it is closed here, which
-// fails an unmarked read), the second time through statements prepared on
-// the write connection.
+// the answers of the read pool without using it (its one connection is
+// held here, so an unmarked read times out), the second time through
+// statements prepared on the write connection; while a write holds that
+// connection they read from the pool.
 func TestReadsForWrite_onWriter(t *testing.T) {
 	s := readsForWriteStore(t)
-	want, err := hygieneReads(t.Context(), s)
+	want, err := hygieneReads(t.Context(), s) // also prepares the pool's statements
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.rdb.Close(); err != nil {
+	s.rdb.SetMaxOpenConns(1)
+	held, err := s.rdb.BeginTx(t.Context(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := hygieneReads(t.Context(), s); err == nil {
-		t.Fatal("unmarked reads work with the read pool closed: the test cannot tell which connection a read used")
+	short, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	_, err = hygieneReads(short, s)
+	cancel()
+	if err == nil {
+		t.Fatal("an unmarked read worked with the pool's connection held: the test cannot tell which connection a read used")
 	}
-	ctx := holomem.ReadsForWrite(t.Context(), true)
+	bounded, cancelAll := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancelAll()
+	ctx := holomem.ReadsForWrite(bounded, true)
 	for pass := range 2 {
 		got, err := hygieneReads(ctx, s)
 		if err != nil {
@@ -101,6 +110,18 @@ func TestReadsForWrite_onWriter(t *testing.T) {
 	s.wrstmts.Range(func(_, _ any) bool { n++; return true })
 	if n == 0 {
 		t.Error("no read statement was prepared on the write connection")
+	}
+	held.Rollback()
+
+	// With the write connection taken, marked reads use the pool.
+	s.wmu.Lock()
+	got, err := hygieneReads(ctx, s)
+	s.wmu.Unlock()
+	if err != nil {
+		t.Fatalf("marked reads while the writer is busy: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("marked reads while the writer is busy: %v, want %v", got, want)
 	}
 }
 

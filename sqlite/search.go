@@ -328,7 +328,7 @@ func termDocsInto(ctx context.Context, s *Store, tx *sql.Tx, terms []string, idx
 	q := termStatsSQL(len(idx))
 	var st *sql.Stmt
 	if len(idx) <= maxPreparedTermStats {
-		if st = s.readStmtIfReady(ctx, q); st == nil {
+		if st = s.readStmtIfReady(q); st == nil {
 			unprepared = q
 		}
 	}
