@@ -123,16 +123,30 @@ func inSorted(list, w string) bool {
 	return false
 }
 
-// vocabStems is techVocab and the stems of its words, as a set.
+// vocabStems is techVocab, and techVocab with its words' stems, as sets.
+// The stems are listed (techVocabStems, checked by a test) rather than
+// stemmed at first use: that was 300 Snowball calls in every prompt hook.
 var vocabStems = sync.OnceValues(func() (words, stems map[string]struct{}) {
 	words, stems = map[string]struct{}{}, map[string]struct{}{}
 	for _, w := range strings.Fields(techVocab) {
 		words[w] = struct{}{}
 		stems[w] = struct{}{}
-		stems[stem(scriptLatin, w)] = struct{}{}
+	}
+	for _, st := range strings.Fields(techVocabStems) {
+		stems[st] = struct{}{}
 	}
 	return words, stems
 })
+
+// techVocabStems are the Snowball stems of techVocab's words that differ
+// from the word, sorted (TestTechVocabStems prints them anew).
+const techVocabStems = `admin api app arg backend benchmark codebas config congrat daemon
+dataset debug deploy dev dir doc email endpoint env filenam fixm func
+hostnam hotfix inlin intern kudo lib lint linter login lookup middlewar
+min multilin namespac offlin onlin param password pipelin plugin readm
+rebas redeploy refactor repo rollback rollout runtim screenshot sec
+setup spec subcommand subdirectori subfold timeout todo toolchain unicod
+unittest url usernam util webhook workflow`
 
 // isCommonStem reports whether a stem (or word) is on the common list or
 // is a techVocab word or stem.
