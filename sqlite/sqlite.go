@@ -125,6 +125,7 @@ type options struct {
 	busyTimeout time.Duration
 	readConns   int
 	single      bool
+	cachePages  int
 }
 
 // WithClock sets the function the store reads the current time from
@@ -154,6 +155,18 @@ func WithReadConns(n int) Option {
 // time, and ScanHRR and ScanEmbeddings callbacks must not read the store.
 func WithOneConnection() Option {
 	return func(o *options) { o.single = true }
+}
+
+// WithPageCache sets each connection's SQLite page cache to pages pages
+// (default: SQLite's 2 MiB). A one-shot process reads a few hundred pages
+// once: with the default cache every one of them takes a fresh cache slot,
+// and touching fresh memory costs a page fault (about 10 µs in a virtual
+// machine, against 2 µs to read the page again from the OS cache). With 32
+// pages the cache recycles its slots: the prompt hook at 100k facts took
+// 390 fewer page faults and 4-5 ms less (`holomem bench hook`). A
+// long-running process wants the default.
+func WithPageCache(pages int) Option {
+	return func(o *options) { o.cachePages = pages }
 }
 
 // DefaultBusyTimeout is how long a write waits for another process's lock.
@@ -215,13 +228,13 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 func open(ctx context.Context, path string, o options, walNotice string) (*Store, error) {
 	var err error
 	s := &Store{path: path, now: o.now}
-	if s.wdb, err = openDB(path, o.busyTimeout, "immediate", 1); err != nil {
+	if s.wdb, err = openDB(path, o.busyTimeout, "immediate", 1, o.cachePages); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	if o.single {
 		// Read transactions begin DEFERRED on it too (see readOnWriter).
 		s.rdb = s.wdb
-	} else if s.rdb, err = openDB(path, o.busyTimeout, "deferred", o.readConns); err != nil {
+	} else if s.rdb, err = openDB(path, o.busyTimeout, "deferred", o.readConns, o.cachePages); err != nil {
 		s.wdb.Close()
 		return nil, fmt.Errorf("open store: %w", err)
 	}
@@ -275,7 +288,9 @@ func (s *Store) CheckFile() error {
 	return nil
 }
 
-func openDB(path string, busy time.Duration, txlock string, conns int) (*sql.DB, error) {
+// openDB opens a pool of conns connections; cachePages > 0 sets their
+// page cache (see WithPageCache).
+func openDB(path string, busy time.Duration, txlock string, conns, cachePages int) (*sql.DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(busy.Milliseconds(), 10)+")")
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -292,6 +307,9 @@ func openDB(path string, busy time.Duration, txlock string, conns int) (*sql.DB,
 		// They only undo a failed statement inside its transaction;
 		// durability is the WAL's.
 		q.Add("_pragma", "temp_store(MEMORY)")
+	}
+	if cachePages > 0 {
+		q.Add("_pragma", "cache_size("+strconv.Itoa(cachePages)+")")
 	}
 	q.Set("_txlock", txlock)
 	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?"+q.Encode())

@@ -20,10 +20,15 @@ func openStore(ctx context.Context, addr string, oneConnection bool) (holomem.St
 	}
 	var opts []sqlite.Option
 	if oneConnection {
-		opts = append(opts, sqlite.WithOneConnection())
+		opts = append(opts, sqlite.WithOneConnection(), sqlite.WithPageCache(oneShotCachePages))
 	}
 	return sqlite.Open(ctx, sqlitePath(addr), opts...)
 }
+
+// oneShotCachePages is the SQLite page cache of a one-shot process (see
+// sqlite.WithPageCache): 32 pages measured faster than 16, 64, 128 and
+// the default in `holomem bench hook`.
+const oneShotCachePages = 32
 
 // sqlitePath strips the optional "sqlite:" scheme of an SQLite address.
 func sqlitePath(addr string) string {

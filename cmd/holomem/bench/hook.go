@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,21 +18,31 @@ import (
 
 func (e *Env) hookCmd() *cobra.Command {
 	var n, runs, procs int
+	var store string
 	cmd := &cobra.Command{
 		Use:   "hook",
 		Short: "Prompt hook latency p50/p99 on a synthetic store, in-process and as a new process per prompt",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			dir, err := os.MkdirTemp("", "holomem-bench-hook")
-			if err != nil {
-				return err
+			db := store
+			if db == "" {
+				dir, err := os.MkdirTemp("", "holomem-bench-hook")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(dir)
+				db = filepath.Join(dir, "hook.db")
 			}
-			defer os.RemoveAll(dir)
-			db := filepath.Join(dir, "hook.db")
-			fmt.Fprintf(e.Stderr, "filling %d facts ...\n", n)
-			if err := fillSynthetic(ctx, db, n); err != nil {
+			if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+				fmt.Fprintf(e.Stderr, "filling %d facts ...\n", n)
+				if err := fillSynthetic(ctx, db, n); err != nil {
+					return err
+				}
+			} else if err != nil {
 				return err
+			} else {
+				fmt.Fprintf(e.Stderr, "using the store in %s as it is (--facts does not apply)\n", db)
 			}
 			recall, closeHook, err := e.Hook(ctx, db)
 			if err != nil {
@@ -90,5 +102,6 @@ func (e *Env) hookCmd() *cobra.Command {
 	cmd.Flags().IntVar(&n, "facts", 100_000, "store size")
 	cmd.Flags().IntVar(&runs, "runs", 300, "in-process prompts")
 	cmd.Flags().IntVar(&procs, "procs", 50, "prompts run as separate processes")
+	cmd.Flags().StringVar(&store, "store", "", "keep the synthetic store in this file and reuse it when it exists (default: a temporary file)")
 	return cmd
 }
