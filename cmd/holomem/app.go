@@ -67,8 +67,11 @@ type app struct {
 	// (the hook's recall after its deadline) ends; close waits for it
 	// in the background instead of closing the store under it.
 	busy chan struct{}
+	// hookStandalone keeps the hook from asking a running server
+	// (hook recall --standalone).
+	hookStandalone bool
 	// hookRecallFn replaces the hook's recall in tests.
-	hookRecallFn func(ctx context.Context, prompt string, limit, budget int, minScore float64) (string, int, error)
+	hookRecallFn func(ctx context.Context, ns, prompt string, limit, budget int, minScore float64) (string, int, error)
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -157,6 +160,15 @@ func (a *app) ns() string {
 		return p
 	}
 	return holomem.DefaultNamespace
+}
+
+// longRunning configures the memory of a process that serves many
+// requests (serve, mcp): graphs loaded, retrieval counts batched, the text
+// index kept live.
+func (a *app) longRunning() {
+	a.useGraph = true
+	a.retrievalFlush = retrievalFlushEvery
+	a.liveIndex = true
 }
 
 // open opens the store (creating it) once per command line.

@@ -41,6 +41,7 @@ func (a *app) hookCmd() *cobra.Command {
 	var deadline time.Duration
 	var limit, budget int
 	var minScore float64
+	var standalone bool
 	recall := &cobra.Command{
 		Use:   "recall",
 		Short: "Read a prompt (hook JSON or text) on stdin, print memory to inject, within --deadline",
@@ -48,10 +49,16 @@ func (a *app) hookCmd() *cobra.Command {
 facts for the prompt and prints them as quoted data for the agent's context.
 It never exceeds --deadline: what is found by then is printed, and a miss is
 logged so that 'holomem doctor' shows how often memory was injected, empty or late.
-It always exits 0 so a slow or broken memory never blocks the prompt.`,
+It always exits 0 so a slow or broken memory never blocks the prompt.
+
+When 'holomem serve' or 'holomem mcp' runs on the same database, the hook
+asks it over a private Unix socket instead of opening the store: that
+process has its caches (and the embedding model) warm, and answers with its
+own channels and settings. --standalone always recalls in this process.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.oneConnection = true
+			a.hookStandalone = standalone
 			a.runHook(cmd.Context(), deadline, limit, budget, minScore)
 			return nil
 		},
@@ -60,6 +67,7 @@ It always exits 0 so a slow or broken memory never blocks the prompt.`,
 	recall.Flags().IntVarP(&limit, "limit", "k", 5, "at most this many facts")
 	recall.Flags().IntVar(&budget, "budget", 600, "token budget of the injected text (about 4 characters a token)")
 	recall.Flags().Float64Var(&minScore, "min-score", 0.05, "drop hits scoring below this")
+	recall.Flags().BoolVar(&standalone, "standalone", false, "recall in this process even when a holomem server runs on the database")
 	cmd.AddCommand(recall)
 	return cmd
 }
@@ -84,6 +92,15 @@ func (a *app) runHook(parent context.Context, deadline time.Duration, limit, bud
 			a.namespace = p
 		}
 	}
+	ns := a.ns()
+	prompt := cleanPrompt(ev.Prompt)
+	if prompt == "" {
+		a.logHook(hookEmpty, 0, time.Since(start), "")
+		return
+	}
+	if !a.hookStandalone && a.hookRecallFn == nil && a.hookViaServer(ctx, start, ns, prompt, limit, budget, minScore) {
+		return
+	}
 	type answer struct {
 		out  string
 		hits int
@@ -100,7 +117,7 @@ func (a *app) runHook(parent context.Context, deadline time.Duration, limit, bud
 	a.busy = busy
 	go func() {
 		defer close(busy)
-		out, hits, err := recall(ctx, ev.Prompt, limit, budget, minScore)
+		out, hits, err := recall(ctx, ns, prompt, limit, budget, minScore)
 		done <- answer{out, hits, err}
 	}()
 	var ans answer
@@ -160,11 +177,12 @@ func parseHookEvent(raw []byte) hookEvent {
 	return hookEvent{Prompt: trimmed}
 }
 
-// hookRecall recalls for the prompt and renders the injection.
-func (a *app) hookRecall(ctx context.Context, prompt string, limit, budget int, minScore float64) (string, int, error) {
+// cleanPrompt makes a prompt a valid query: NULs and invalid UTF-8 become
+// spaces and it is cut to holomem.MaxQueryBytes; "" when nothing is left.
+func cleanPrompt(prompt string) string {
 	prompt = strings.ToValidUTF8(strings.ReplaceAll(prompt, "\x00", " "), " ")
 	if strings.TrimSpace(prompt) == "" {
-		return "", 0, nil
+		return ""
 	}
 	if len(prompt) > holomem.MaxQueryBytes {
 		prompt = prompt[:holomem.MaxQueryBytes]
@@ -172,11 +190,19 @@ func (a *app) hookRecall(ctx context.Context, prompt string, limit, budget int, 
 			prompt = prompt[:len(prompt)-1]
 		}
 	}
+	return prompt
+}
+
+// hookRecall recalls for the prompt in namespace ns and renders the
+// injection.
+func (a *app) hookRecall(ctx context.Context, ns, prompt string, limit, budget int, minScore float64) (string, int, error) {
+	if prompt = cleanPrompt(prompt); prompt == "" {
+		return "", 0, nil
+	}
 	m, err := a.memory(ctx)
 	if err != nil {
 		return "", 0, err
 	}
-	ns := a.ns()
 	// Recall itself expands #N and issue URLs (the same for every door).
 	q := holomem.Query{Text: prompt, Namespace: ns, Limit: limit * 2}
 	res, err := m.Recall(ctx, q)

@@ -58,7 +58,7 @@ func TestCLI_HookStoreOutlivesLateRecall(t *testing.T) {
 	a := newApp(strings.NewReader("which database runs on staging?"), &out, &errb)
 	release := make(chan struct{})
 	result := make(chan error, 1)
-	a.hookRecallFn = func(ctx context.Context, prompt string, limit, budget int, minScore float64) (string, int, error) {
+	a.hookRecallFn = func(ctx context.Context, _, prompt string, limit, budget int, minScore float64) (string, int, error) {
 		m, err := a.memory(context.Background())
 		if err == nil {
 			<-release // the deadline passes and the command returns meanwhile

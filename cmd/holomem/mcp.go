@@ -10,16 +10,18 @@ import (
 )
 
 func (a *app) mcpCmd() *cobra.Command {
-	return &cobra.Command{
+	hookSocket := true
+	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the memory tools over MCP on stdin/stdout (for Claude Code, Cursor, any MCP client)",
 		Long: `Runs an MCP server on stdin/stdout. The default namespace is the git project of the
-working directory (--global for the shared one). Logs go to stderr.`,
+working directory (--global for the shared one). Logs go to stderr.
+Prompt hooks ('holomem hook recall') on the same database ask this process
+over a private Unix socket while it runs (--hook-socket=false: they recall on
+their own).`,
 		GroupID: "agents", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.useGraph = true
-			a.retrievalFlush = retrievalFlushEvery
-			a.liveIndex = true
+			a.longRunning()
 			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err
@@ -35,6 +37,9 @@ working directory (--global for the shared one). Logs go to stderr.`,
 				tightenGC()
 			})
 			defer warm.Wait()
+			if hookSocket {
+				defer a.serveHooks(ctx, a.logger())()
+			}
 			defer cancel()
 			srv := mcpserver.New(m, m.Store(), mcpserver.Options{
 				Namespace: a.ns(), Version: version, Logger: a.logger(),
@@ -46,4 +51,6 @@ working directory (--global for the shared one). Logs go to stderr.`,
 			return err
 		},
 	}
+	cmd.Flags().BoolVar(&hookSocket, "hook-socket", true, "answer prompt hooks on this database over a private Unix socket")
+	return cmd
 }

@@ -24,6 +24,7 @@ func (a *app) serveCmd() *cobra.Command {
 	var backupEvery time.Duration
 	var backupKeep int
 	var backupDir string
+	hookSocket := true
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the web UI (/), the HTTP JSON API and MCP over streamable HTTP (/mcp)",
@@ -34,7 +35,9 @@ The vector index and the model stay warm; a background refresher reloads the
 index every --refresh so facts written by other processes appear. On
 PostgreSQL (--db postgres://...) several servers can share one database: each
 LISTENs for the others' writes and reloads within a fraction of a second,
-the periodic refresh staying as the fallback.`,
+the periodic refresh staying as the fallback.
+Prompt hooks ('holomem hook recall') on the same database ask this server over
+a private Unix socket (--hook-socket=false: they recall on their own).`,
 		GroupID: "agents", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			token := os.Getenv("HOLOMEM_TOKEN")
@@ -42,9 +45,7 @@ the periodic refresh staying as the fallback.`,
 				return err
 			}
 			ctx := cmd.Context()
-			a.useGraph = true
-			a.retrievalFlush = retrievalFlushEvery
-			a.liveIndex = true
+			a.longRunning()
 			m, err := a.memory(ctx)
 			if err != nil {
 				return err
@@ -73,6 +74,11 @@ the periodic refresh staying as the fallback.`,
 				defer stop()
 				go a.backupLoop(bctx, backupDir, backupEvery, backupKeep, log)
 			}
+			if hookSocket {
+				hctx, stop := context.WithCancel(ctx)
+				defer a.serveHooks(hctx, log)()
+				defer stop()
+			}
 			return serveHTTP(ctx, ln, h, m, refresh, a.stdout)
 		},
 	}
@@ -81,6 +87,7 @@ the periodic refresh staying as the fallback.`,
 	cmd.Flags().StringVar(&backupDir, "backup-dir", "", "directory of periodic backups (default: backups/ beside the database)")
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7777", "listen address")
 	cmd.Flags().DurationVar(&refresh, "refresh", time.Minute, "reload the vector index this often (0: never)")
+	cmd.Flags().BoolVar(&hookSocket, "hook-socket", true, "answer prompt hooks on this database over a private Unix socket")
 	return cmd
 }
 

@@ -21,6 +21,9 @@ type Env struct {
 	// Hook opens db the way `holomem --global --no-model hook recall` does
 	// and returns a function that runs the hook's recall and rendering once.
 	Hook func(ctx context.Context, db string) (recall func(ctx context.Context, prompt string) error, closeFn func(), err error)
+	// HookServer starts answering prompt hooks on db's socket the way
+	// `holomem serve` does, until stop.
+	HookServer func(ctx context.Context, db string) (stop func(), err error)
 }
 
 // scenarios is the registry of `holomem bench` subcommands. Adding one is

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/holomem/holomem/internal/hooksock"
+)
+
+// TestCLI_HookViaServer runs the prompt hook against a running `holomem
+// serve` on the same database: the hook asks it over the socket, prints
+// the same memory as when it recalls alone, and the server logs the
+// outcome; once the server stops, the hook recalls on its own again.
+func TestCLI_HookViaServer(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	c := newCLI(t)
+	c.ok("add", "The staging database is Postgres 16 on db-stage-1")
+	c.ok("add", "Deploys go through the blue-green pipeline")
+	const prompt = "which postgres runs on staging?"
+	ev := `{"hook_event_name":"UserPromptSubmit","prompt":"` + prompt + `"}`
+	alone, _, code := c.run(ev, "hook", "recall")
+	if code != 0 || !strings.Contains(alone, "Postgres 16") {
+		t.Fatalf("hook without a server: exit %d\n%s", code, alone)
+	}
+
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--db", c.db, "--global", "serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, io.Discard)
+		pw.Close()
+	}()
+	if _, err := bufio.NewReader(pr).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	key := hooksock.Key(c.db, true)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		cl, err := hooksock.Dial(t.Context(), key)
+		if err == nil {
+			cl.Close(hooksock.Report{})
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve opened no hook socket: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	var out bytes.Buffer
+	a := newApp(strings.NewReader(""), &out, io.Discard)
+	a.dbPath = c.db
+	if !a.hookViaServer(t.Context(), time.Now(), "default", prompt, 5, 600, 0.05) {
+		t.Fatal("the hook did not reach the running server")
+	}
+	if out.String() != alone {
+		t.Errorf("server's answer:\n%s\nthe hook's own:\n%s", out.String(), alone)
+	}
+	if a.store != nil {
+		t.Error("the hook opened the store although the server answered")
+	}
+	via, _, code := c.run(ev, "hook", "recall")
+	if code != 0 || via != alone {
+		t.Errorf("hook recall with serve running: exit %d\n%s\nwant\n%s", code, via, alone)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("serve exit %d", code)
+	}
+
+	a = newApp(strings.NewReader(""), &out, io.Discard)
+	a.dbPath = c.db
+	if a.hookViaServer(t.Context(), time.Now(), "default", prompt, 5, 600, 0.05) {
+		t.Error("the hook reached a server after it stopped")
+	}
+	// Four runs: alone, two through the server (logged there), and the
+	// one below, alone again; none is logged twice.
+	if again, _, _ := c.run(ev, "hook", "recall"); again != alone {
+		t.Errorf("hook after serve stopped:\n%s", again)
+	}
+	var doc struct {
+		Extra map[string]any `json:"extra"`
+	}
+	c.json(&doc, "doctor")
+	hooks, _ := doc.Extra["hook_24h"].(map[string]any)
+	outcomes, _ := hooks["outcomes"].(map[string]any)
+	if got, _ := outcomes["injected"].(float64); got != 4 || len(outcomes) != 1 {
+		t.Errorf("logged hook outcomes = %v; want 4 injected", outcomes)
+	}
+}
+
+// TestHookServer_Bounds refuses requests beyond the hook's own flags.
+func TestHookServer_Bounds(t *testing.T) {
+	h := hookServer{a: newApp(strings.NewReader(""), io.Discard, io.Discard)}
+	for _, req := range []hooksock.Request{
+		{Prompt: "x", Limit: 0, Budget: 600},
+		{Prompt: "x", Limit: 51, Budget: 600},
+		{Prompt: "x", Limit: 5, Budget: 0},
+		{Prompt: "x", Limit: 5, Budget: 20_001},
+	} {
+		if ans := h.Answer(context.Background(), req); ans.Error == "" {
+			t.Errorf("Answer(%+v) accepted", req)
+		}
+	}
+}
+
+// TestHookProcess_AsksMCP runs the built binary as an agent's setup does:
+// `holomem mcp` running for the session, and `holomem hook recall` as a
+// new process per prompt. The database file is moved away once mcp has it
+// open, so a hook that opened the store itself would create an empty one
+// and print nothing; one that asked mcp prints the fact. Then `bench hook`
+// runs on a tiny store and prints its three process figures.
+func TestHookProcess_AsksMCP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and starts processes")
+	}
+	bin := buildBinary(t)
+	env := append(os.Environ(), "HOLOMEM_MODEL_DIR="+t.TempDir(), "HOLOMEM_NAMESPACE=", "XDG_RUNTIME_DIR="+t.TempDir())
+	db := filepath.Join(t.TempDir(), "m.db")
+	add := exec.Command(bin, "--db", db, "--global", "add", "The staging database is Postgres 16 on db-stage-1")
+	add.Env = env
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("add: %v\n%s", err, out)
+	}
+	mcpProc := exec.Command(bin, "--db", db, "--global", "mcp")
+	mcpProc.Env = env
+	stdin, err := mcpProc.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mcpProc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		mcpProc.Wait()
+	}()
+	t.Setenv("XDG_RUNTIME_DIR", envValue(env, "XDG_RUNTIME_DIR"))
+	key := hooksock.Key(db, true)
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		cl, err := hooksock.Dial(t.Context(), key)
+		if err == nil {
+			cl.Close(hooksock.Report{})
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("mcp opened no hook socket: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := os.Rename(db, db+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	hook := exec.Command(bin, "--db", db, "--global", "hook", "recall")
+	hook.Env = env
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"UserPromptSubmit","prompt":"which postgres runs on staging?"}`)
+	out, err := hook.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Postgres 16") {
+		t.Fatalf("hook with mcp running: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the hook opened a store at %s itself (stat: %v)", db, err)
+	}
+
+	bench := exec.Command(bin, "bench", "hook", "--facts", "300", "--procs", "3", "--runs", "3")
+	bench.Env = env
+	out, err = bench.CombinedOutput()
+	if err != nil {
+		t.Fatalf("bench hook: %v\n%s", err, out)
+	}
+	for _, want := range []string{"hook in-process", "hook as a process, no server", "hook as a process, server running", "start only"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("bench hook output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func envValue(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
