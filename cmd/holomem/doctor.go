@@ -85,6 +85,7 @@ func (a *app) diagnose(ctx context.Context, m *retrieve.Memory) (*doctorReport, 
 		r.Extra["hook_24h"] = d.Hooks
 	}
 	r.Extra["last_backup"] = backupAge(ctx, m.Store())
+	r.Extra["hook_server"] = a.hookServerStatus(ctx)
 	if w, ok := m.Store().(interface {
 		WALNotice(context.Context) (string, error)
 	}); ok {

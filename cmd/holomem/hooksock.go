@@ -59,6 +59,19 @@ func (a *app) serveHooks(ctx context.Context, log *slog.Logger) (wait func()) {
 // by another checks whether that one has stopped.
 const hookTakeOver = 2 * time.Second
 
+// hookServerStatus says whether prompt hooks on this store are answered
+// by a running process, for doctor.
+func (a *app) hookServerStatus(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	cl, err := hooksock.Dial(ctx, a.storeKey())
+	if err != nil {
+		return "none: prompt hooks open the store themselves (a running `holomem serve` or `holomem mcp` answers them warm)"
+	}
+	cl.Close(hooksock.Report{})
+	return "a running holomem process (serve or mcp) answers prompt hooks"
+}
+
 // hookServer answers hooks with the running process's memory: its
 // channels (graph, live text index, the model when loaded) and its caches.
 type hookServer struct {

@@ -72,6 +72,9 @@ func TestCLI_HookViaServer(t *testing.T) {
 	if code != 0 || via != alone {
 		t.Errorf("hook recall with serve running: exit %d\n%s\nwant\n%s", code, via, alone)
 	}
+	if d := c.ok("doctor"); !strings.Contains(d, "hook_server: a running holomem process") {
+		t.Errorf("doctor with serve running:\n%s", d)
+	}
 	cancel()
 	if code := <-done; code != 0 {
 		t.Errorf("serve exit %d", code)
@@ -91,6 +94,9 @@ func TestCLI_HookViaServer(t *testing.T) {
 		Extra map[string]any `json:"extra"`
 	}
 	c.json(&doc, "doctor")
+	if s, _ := doc.Extra["hook_server"].(string); !strings.HasPrefix(s, "none") {
+		t.Errorf("doctor's hook_server after serve stopped: %q", s)
+	}
 	hooks, _ := doc.Extra["hook_24h"].(map[string]any)
 	outcomes, _ := hooks["outcomes"].(map[string]any)
 	if got, _ := outcomes["injected"].(float64); got != 4 || len(outcomes) != 1 {
