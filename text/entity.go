@@ -3,6 +3,7 @@ package text
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -564,19 +565,20 @@ func (x *extractor) chunk(start, end int) {
 	}
 }
 
-// knownExt are file extensions that make a lone "name.ext" a path.
-var knownExt = map[string]bool{}
-
-func init() {
+// knownExt are file extensions that make a lone "name.ext" a path, as a
+// set built on first use.
+var knownExt = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, e := range strings.Fields(`go mod sum md markdown rst txt yaml yml json jsonl toml ini cfg conf
 		env lock py pyi ipynb js mjs cjs ts tsx jsx vue svelte rs c h cc cpp cxx hpp java kt kts swift
 		rb php pl lua r jl ex exs erl hs ml scala clj dart nim zig cs fs sh bash zsh fish ps1 bat cmd
 		sql db sqlite sqlite3 html htm css scss sass less xml xsd csv tsv log proto graphql gradle tf
 		hcl nix pem crt key pub service socket timer png jpg jpeg gif svg webp ico pdf zip gz tgz tar
 		bz2 xz zst wasm bin exe dll so dylib patch diff mk cmake dockerfile containerfile plist`) {
-		knownExt[e] = true
+		m[e] = true
 	}
-}
+	return m
+})
 
 func isPathRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-~@+", r)
@@ -632,7 +634,7 @@ func hasExt(name string) bool {
 	if dot <= 0 || dot == len(name)-1 {
 		return false
 	}
-	return knownExt[strings.ToLower(name[dot+1:])]
+	return knownExt()[strings.ToLower(name[dot+1:])]
 }
 
 func isIdentStart(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

@@ -66,7 +66,7 @@ func Stem(tok string) string {
 	if len(tok) > maxCachedStem {
 		return stem(sc, tok)
 	}
-	tab := *stemCache.Load()
+	tab := stemTable()
 	slot := &tab[maphash.String(stemSeed, tok)&uint64(len(tab)-1)]
 	if e := slot.Load(); e != nil && e.tok == tok {
 		return e.stem
@@ -88,10 +88,11 @@ func Stem(tok string) string {
 // vocabulary: at 4k, recall's re-scoring of 50 candidates of Zipf text
 // missed on most words and spent a fifth of its time in Snowball.
 //
-// A process starts with 1k slots and takes the 32k after stemGrowAfter
-// misses (the entries so far are dropped: a cache): a one-shot process
-// that stems a prompt and a few dozen candidates touched a page of the
-// big table per word, ~50 page faults, more than the stemming cost.
+// A process makes 1k slots at its first stem and takes the 32k after
+// stemGrowAfter misses (the entries so far are dropped: a cache): a
+// one-shot process that stems a prompt and a few dozen candidates touched
+// a page of the big table per word, ~50 page faults, more than the
+// stemming cost.
 const (
 	stemCacheSize  = 1 << 15 // slots; a power of two
 	stemCacheStart = 1 << 10 // slots at start; a power of two
@@ -107,9 +108,16 @@ var (
 	stemSeed   = maphash.MakeSeed()
 )
 
-func init() {
+// stemTable returns the cache's current table, making the small one on
+// first use rather than at start: a process that stems nothing (most
+// commands) does not allocate it.
+func stemTable() []atomic.Pointer[stemEntry] {
+	if tab := stemCache.Load(); tab != nil {
+		return *tab
+	}
 	small := make([]atomic.Pointer[stemEntry], stemCacheStart)
-	stemCache.Store(&small)
+	stemCache.CompareAndSwap(nil, &small)
+	return *stemCache.Load()
 }
 
 func stem(sc script, tok string) string {

@@ -1,20 +1,24 @@
 package text
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Stop words are left out of queries (never out of the index): function
 // words and question words ("what", "does", "when", "как", "где") match
 // almost every fact, so a fact that shares only them with the query is
 // noise, and requiring them would hide the facts that answer. The lists
 // are English and Russian (ё folded to е, as tokens are); they hold no
-// content words, so a query made only of stop words is kept whole.
-var stopWords = func() map[string]struct{} {
+// content words, so a query made only of stop words is kept whole. The set
+// is built on first use (~45 KiB): not every process looks a word up.
+var stopWords = sync.OnceValue(func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, w := range strings.Fields(stopEN + " " + stopRU) {
 		m[w] = struct{}{}
 	}
 	return m
-}()
+})
 
 const stopEN = `a about above after again against all am an and any are aren as at be because been before
 being below between both but by can cannot could couldn did didn do does doesn doing don down during each
@@ -36,7 +40,7 @@ const stopRU = `а без более бы был была были было бы
 // IsStopWord reports whether a normalised token is on the English or
 // Russian stop list.
 func IsStopWord(tok string) bool {
-	_, ok := stopWords[tok]
+	_, ok := stopWords()[tok]
 	return ok
 }
 

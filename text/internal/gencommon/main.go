@@ -1,18 +1,23 @@
 // Command gencommon writes text/common_en.txt, the English words that
-// are too common to be a name on their own, from a SCOWL word list (Debian
+// are too common to be a name on their own, and text/common_names_en.txt,
+// those of them that are also names, from a SCOWL word list (Debian
 // package wamerican, size 50):
 //
-//	go run ./text/internal/gencommon /usr/share/dict/american-english > text/common_en.txt
+//	go run ./text/internal/gencommon /usr/share/dict/american-english text
 //
-// Each line is the Snowball stem of a lower-case entry; a line starting
-// with '=' is a lower-case word that the list also spells capitalised (a
-// name such as "Mark" or "Bill" that is also a common word).
+// Each line of common_en.txt is the Snowball stem of a lower-case entry;
+// each line of common_names_en.txt is a lower-case word that the list also
+// spells capitalised (a name such as "Mark" or "Bill" that is also a
+// common word). Both are in byte order. They are two files, not two
+// sections of one, so the package embeds each as it is: splitting one at
+// start scanned 200 KiB in every process.
 package main
 
 import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -20,8 +25,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: gencommon WORDLIST")
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: gencommon WORDLIST DIR")
 		os.Exit(2)
 	}
 	f, err := os.Open(os.Args[1])
@@ -54,7 +59,7 @@ func main() {
 	for w := range lower {
 		stems[english.Stem(w, true)] = true
 		if capital[w] {
-			names = append(names, "="+w)
+			names = append(names, w)
 		}
 	}
 	out := make([]string, 0, len(stems))
@@ -63,14 +68,29 @@ func main() {
 	}
 	sort.Strings(out)
 	sort.Strings(names)
-	bw := bufio.NewWriter(os.Stdout)
-	for _, l := range append(out, names...) {
+	for file, lines := range map[string][]string{"common_en.txt": out, "common_names_en.txt": names} {
+		if err := writeLines(filepath.Join(os.Args[2], file), lines); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+}
+
+// writeLines writes lines to the file at path, one per line.
+func writeLines(path string, lines []string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	for _, l := range lines {
 		fmt.Fprintln(bw, l)
 	}
 	if err := bw.Flush(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
 	}
+	return f.Close()
 }
 
 // ascii reports whether w is letters a-z/A-Z only (no apostrophes).
