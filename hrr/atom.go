@@ -124,11 +124,10 @@ func (c *atomCache) len() int {
 // data, so sharing it is safe and is not configuration.
 var atoms = newAtomCache(AtomCacheSize)
 
-// The role atoms are derived once; they are used by every encode.
-var (
-	roleContent = deriveAtom(RoleContentToken)
-	roleEntity  = deriveAtom(RoleEntityToken)
-)
+// The role atoms, used by every encode, are listed in roletable.go
+// (generated, and checked against deriveAtom by TestRoleTable) rather than
+// derived at start: 128 SHA-256 digests and 4 KiB in every process, most of
+// which encode nothing.
 
 // radPerUnit16 converts a 16-bit phase to radians.
 const radPerUnit16 = 2 * math.Pi / (1 << phaseBits)
