@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -25,14 +26,15 @@ type bm25Doc struct {
 	len int
 }
 
-// bm25Stop is the stop list of the reference baseline script.
-var bm25Stop = func() map[string]bool {
+// bm25Stop is the stop list of the reference baseline script, as a set
+// built on first use: only the eval baseline needs it.
+var bm25Stop = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields("a an the is are was were be been being of to in on at for with by from and or not do does did what when where who whom which why how that this these those it its i you he she they we me my your his her their our") {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // bm25Tokens splits s like Python's re.findall(r"\w+", s.lower()) and drops stop words.
 func bm25Tokens(s string) []string {
@@ -40,7 +42,7 @@ func bm25Tokens(s string) []string {
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_')
 	}) {
-		if !bm25Stop[w] {
+		if !bm25Stop()[w] {
 			out = append(out, w)
 		}
 	}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/holomem/holomem/internal/lazyre"
 )
 
 // gitTimeout bounds the git calls namespace detection makes: a hook must
@@ -29,7 +30,9 @@ func gitTopLevel(dir string) string {
 	return gitOutput(dir, "rev-parse", "--show-toplevel")
 }
 
-var remoteRE = regexp.MustCompile(`^(?:[a-z+]+://)?(?:[^@/]+@)?([^/:]+)[:/](.+?)(?:\.git)?/?$`)
+// remoteRE parses a remote URL, compiled on first use (see lazyre): only
+// namespace detection in a git project with a remote needs it.
+var remoteRE = lazyre.New(`^(?:[a-z+]+://)?(?:[^@/]+@)?([^/:]+)[:/](.+?)(?:\.git)?/?$`)
 
 // projectNamespace derives the namespace of the git project holding dir:
 // "host/owner/repo" from the origin remote, else "local:<top-level path>".
@@ -40,7 +43,7 @@ func projectNamespace(dir string) string {
 		return ""
 	}
 	if u := gitOutput(top, "remote", "get-url", "origin"); u != "" {
-		if m := remoteRE.FindStringSubmatch(u); m != nil {
+		if m := remoteRE().FindStringSubmatch(u); m != nil {
 			return strings.ToLower(m[1] + "/" + strings.Trim(m[2], "/"))
 		}
 	}
