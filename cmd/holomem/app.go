@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -79,6 +80,52 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 }
 
 func (a *app) rootCommand() *cobra.Command {
+	return a.rootCommandFor(nil)
+}
+
+// rootCommandFor returns the root command for running args: with only the
+// subcommand args name when they name one, else with them all. Building
+// all ~35 subcommands and their flags cost a prompt hook, a new process
+// per prompt, ~60 page faults for commands it does not run. A command's
+// help and errors only show its own subtree and the root's flags, which
+// are the same either way; `holomem`, `holomem help ...` and completion
+// name no subcommand and get them all.
+func (a *app) rootCommandFor(args []string) *cobra.Command {
+	root := a.bareRoot()
+	if c := a.namedCommand(root, args); c != nil {
+		root.AddCommand(c)
+		return root
+	}
+	for _, c := range commands {
+		root.AddCommand(c.new(a))
+	}
+	return root
+}
+
+// namedCommand returns the subcommand args run, built, or nil when they
+// run the root or none. Cobra itself decides, as it will for the real
+// tree (flags before the name, values of those flags, aliases): root gets
+// a stub per command for its Find, and loses them again.
+func (a *app) namedCommand(root *cobra.Command, args []string) *cobra.Command {
+	if len(args) == 0 {
+		return nil
+	}
+	stubs := make([]*cobra.Command, len(commands))
+	for i, c := range commands {
+		names := strings.Fields(c.names)
+		stubs[i] = &cobra.Command{Use: names[0], Aliases: names[1:]}
+	}
+	root.AddCommand(stubs...)
+	found, _, err := root.Find(args)
+	root.ResetCommands()
+	if i := slices.Index(stubs, found); err == nil && i >= 0 {
+		return commands[i].new(a)
+	}
+	return nil
+}
+
+// bareRoot returns the root command without subcommands.
+func (a *app) bareRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "holomem",
 		Short: "Long-term memory for AI agents in one SQLite file",
@@ -123,9 +170,6 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 	root.AddGroup(&cobra.Group{ID: "facts", Title: "Facts:"}, &cobra.Group{ID: "search", Title: "Recall:"},
 		&cobra.Group{ID: "graph", Title: "Graph:"}, &cobra.Group{ID: "admin", Title: "Store and models:"},
 		&cobra.Group{ID: "agents", Title: "Agents:"})
-	for _, newCmd := range commands {
-		root.AddCommand(newCmd(a))
-	}
 	return root
 }
 
