@@ -125,21 +125,26 @@ func (h hookServer) Done(req hooksock.Request, ans hooksock.Answer, rep hooksock
 // hookViaServer hands the prompt to the holomem process serving this
 // store, if one does, prints its answer and reports the outcome to it
 // (it logs it). It returns false, having printed nothing, when no server
-// answers or the server failed: the hook then recalls itself.
+// answers, the server failed, or it did not answer within its share of the
+// deadline (a stopped or wedged process still accepts connections): the
+// hook then recalls itself with the time left.
 func (a *app) hookViaServer(ctx context.Context, start time.Time, ns, prompt string, limit, budget int, minScore float64) bool {
 	key := a.storeKey()
-	cl, err := hooksock.Dial(ctx, key)
+	askCtx, cancel := context.WithTimeout(ctx, serverShare(ctx))
+	defer cancel()
+	cl, err := hooksock.Dial(askCtx, key)
 	if err != nil {
 		return false
 	}
-	ans, err := cl.Ask(ctx, hooksock.Request{
-		Store: key, Namespace: ns, Prompt: prompt, Limit: limit, Budget: budget, MinScore: minScore,
+	ans, err := cl.Ask(askCtx, hooksock.Request{
+		Version: hooksock.Version, Store: key, Namespace: ns, Prompt: prompt, Limit: limit, Budget: budget, MinScore: minScore,
 	})
 	rep := hooksock.Report{}
 	switch {
-	case err != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded):
-		// The server failed (it may be shutting down): it logs nothing,
-		// and the hook recalls here with the time left.
+	case err != nil && ctx.Err() == nil:
+		// The server failed (it may be shutting down) or is too slow:
+		// the hook recalls here with the time left. A server that answers
+		// late finds the connection closed and logs a timeout.
 		cl.Close(rep)
 		return false
 	case err != nil:
@@ -153,4 +158,15 @@ func (a *app) hookViaServer(ctx context.Context, start time.Time, ns, prompt str
 	rep.Took = time.Since(start)
 	cl.Close(rep)
 	return true
+}
+
+// serverShare is how long the hook waits for a server: half the time left
+// before its deadline, at most a second (a warm server answers in a few
+// milliseconds), so that a cold recall of its own still fits after it.
+func serverShare(ctx context.Context) time.Duration {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return time.Second
+	}
+	return min(time.Until(dl)/2, time.Second)
 }

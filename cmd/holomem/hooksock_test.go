@@ -198,3 +198,35 @@ func envValue(env []string, name string) string {
 	}
 	return ""
 }
+
+// TestCLI_HookWedgedServer: a process that holds the socket but never
+// answers (stopped, wedged) costs the hook its share of the deadline, not
+// the answer: it recalls on its own with the time left.
+func TestCLI_HookWedgedServer(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	c := newCLI(t)
+	c.ok("add", "The staging database is Postgres 16 on db-stage-1")
+	ln, err := hooksock.Listen(hooksock.Key(c.db, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer conn.Close() // held open, never answered
+		}
+	}()
+	ev := `{"hook_event_name":"UserPromptSubmit","prompt":"which postgres runs on staging?"}`
+	t0 := time.Now()
+	out, _, code := c.run(ev, "hook", "recall", "--deadline", "2s")
+	if code != 0 || !strings.Contains(out, "Postgres 16") {
+		t.Fatalf("hook with a wedged server: exit %d\n%s", code, out)
+	}
+	if d := time.Since(t0); d < time.Second {
+		t.Errorf("the hook answered in %v: it did not wait for the server's share", d)
+	}
+}

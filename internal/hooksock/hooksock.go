@@ -47,8 +47,14 @@ var ErrNoServer = errors.New("no holomem server for this store")
 // ErrOwned means another live process already serves the store's socket.
 var ErrOwned = errors.New("another holomem process serves this store's hook socket")
 
+// Version is the exchange's version; a server refuses a request of
+// another, and the hook then recalls on its own (a hook and a server of
+// different holomem builds may meet on one socket).
+const Version = 1
+
 // Request is what the hook asks.
 type Request struct {
+	Version int `json:"version"`
 	// Store is the key of the store the hook opened (see [Path]); the
 	// server refuses a request for another store.
 	Store     string  `json:"store"`
@@ -222,7 +228,11 @@ func serveConn(ctx context.Context, c net.Conn, key string, h Handler) {
 	if err == nil {
 		err = json.Unmarshal(line, &req)
 	}
-	if err == nil && req.Store != key {
+	switch {
+	case err != nil:
+	case req.Version != Version:
+		err = fmt.Errorf("exchange version %d, this server speaks %d", req.Version, Version)
+	case req.Store != key:
 		err = fmt.Errorf("this socket serves another store than %q", req.Store)
 	}
 	if err != nil {

@@ -170,7 +170,7 @@ func TestExchange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ans, err := cl.Ask(t.Context(), Request{Store: key, Namespace: "ns", Prompt: "deploy", Limit: 5, Budget: 600})
+		ans, err := cl.Ask(t.Context(), Request{Version: Version, Store: key, Namespace: "ns", Prompt: "deploy", Limit: 5, Budget: 600})
 		if err != nil || ans.Text != "ns/deploy/5" || ans.Hits != 1 {
 			t.Fatalf("Ask = %+v, %v", ans, err)
 		}
@@ -184,7 +184,7 @@ func TestExchange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := cl.Ask(t.Context(), Request{Store: key, Prompt: "x", Limit: 1, Budget: 1}); err != nil {
+		if _, err := cl.Ask(t.Context(), Request{Version: Version, Store: key, Prompt: "x", Limit: 1, Budget: 1}); err != nil {
 			t.Fatal(err)
 		}
 		cl.Close(Report{})
@@ -197,8 +197,9 @@ func TestExchange(t *testing.T) {
 		req  Request
 		want string
 	}{
-		{"another store", Request{Store: "/data/other.db", Prompt: "x"}, "another store"},
-		{"failed recall", Request{Store: key, Prompt: "fail"}, "recall failed"},
+		{"another store", Request{Version: Version, Store: "/data/other.db", Prompt: "x"}, "another store"},
+		{"another version", Request{Version: Version + 1, Store: key, Prompt: "x"}, "exchange version"},
+		{"failed recall", Request{Version: Version, Store: key, Prompt: "fail"}, "recall failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cl, err := Dial(t.Context(), key)
@@ -231,7 +232,7 @@ func TestExchange(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer cl.Close(Report{})
-		_, err = cl.Ask(t.Context(), Request{Store: key, Prompt: strings.Repeat("a", maxLine+1)})
+		_, err = cl.Ask(t.Context(), Request{Version: Version, Store: key, Prompt: strings.Repeat("a", maxLine+1)})
 		if err == nil {
 			t.Error("Ask with a 1 MiB prompt: no error")
 		}
@@ -258,7 +259,7 @@ func TestAskDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	_, err = cl.Ask(ctx, Request{Store: key, Prompt: "x", Limit: 1, Budget: 1})
+	_, err = cl.Ask(ctx, Request{Version: Version, Store: key, Prompt: "x", Limit: 1, Budget: 1})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Ask past its deadline = %v; want DeadlineExceeded", err)
 	}
@@ -342,7 +343,7 @@ func TestListenAfterKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close(Report{})
-	if ans, err := cl.Ask(t.Context(), Request{Store: key, Prompt: "p", Limit: 1, Budget: 1}); err != nil || ans.Text != "/p/1" {
+	if ans, err := cl.Ask(t.Context(), Request{Version: Version, Store: key, Prompt: "p", Limit: 1, Budget: 1}); err != nil || ans.Text != "/p/1" {
 		t.Errorf("Ask after the take-over = %+v, %v", ans, err)
 	}
 }
