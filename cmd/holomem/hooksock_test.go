@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -32,29 +31,8 @@ func TestCLI_HookViaServer(t *testing.T) {
 		t.Fatalf("hook without a server: exit %d\n%s", code, alone)
 	}
 
-	pr, pw := io.Pipe()
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"--db", c.db, "--global", "serve", "--addr", "127.0.0.1:0"}, strings.NewReader(""), pw, io.Discard)
-		pw.Close()
-	}()
-	if _, err := bufio.NewReader(pr).ReadString('\n'); err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, pr)
-	key := hooksock.Key(c.db, true)
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		cl, err := hooksock.Dial(t.Context(), key)
-		if err == nil {
-			cl.Close(hooksock.Report{})
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve opened no hook socket: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	_, stopServe := startServe(t, c.db)
+	waitHookSocket(t, c.db)
 
 	var out bytes.Buffer
 	a := newApp(strings.NewReader(""), &out, io.Discard)
@@ -75,10 +53,7 @@ func TestCLI_HookViaServer(t *testing.T) {
 	if d := c.ok("doctor"); !strings.Contains(d, "hook_server: a running holomem process") {
 		t.Errorf("doctor with serve running:\n%s", d)
 	}
-	cancel()
-	if code := <-done; code != 0 {
-		t.Errorf("serve exit %d", code)
-	}
+	stopServe()
 
 	a = newApp(strings.NewReader(""), &out, io.Discard)
 	a.dbPath = c.db
@@ -151,18 +126,7 @@ func TestHookProcess_AsksMCP(t *testing.T) {
 		mcpProc.Wait()
 	}()
 	t.Setenv("XDG_RUNTIME_DIR", envValue(env, "XDG_RUNTIME_DIR"))
-	key := hooksock.Key(db, true)
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		cl, err := hooksock.Dial(t.Context(), key)
-		if err == nil {
-			cl.Close(hooksock.Report{})
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("mcp opened no hook socket: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitHookSocket(t, db)
 	if err := os.Rename(db, db+".moved"); err != nil {
 		t.Fatal(err)
 	}
@@ -228,5 +192,22 @@ func TestCLI_HookWedgedServer(t *testing.T) {
 	}
 	if d := time.Since(t0); d < time.Second {
 		t.Errorf("the hook answered in %v: it did not wait for the server's share", d)
+	}
+}
+
+// waitHookSocket waits until a process answers on db's hook socket.
+func waitHookSocket(t *testing.T, db string) {
+	t.Helper()
+	key := hooksock.Key(db, true)
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		cl, err := hooksock.Dial(t.Context(), key)
+		if err == nil {
+			cl.Close(hooksock.Report{})
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no process answers on the hook socket of %s: %v", db, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

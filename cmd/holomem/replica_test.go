@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,8 +15,9 @@ import (
 )
 
 // startServe runs `holomem serve` in-process on a free port and returns
-// its base URL; it stops when the test ends.
-func startServe(t *testing.T, db string, args ...string) string {
+// its base URL and a stop function (waits for the shutdown and checks the
+// exit code); it also stops when the test ends.
+func startServe(t *testing.T, db string, args ...string) (base string, stop func()) {
 	t.Helper()
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -24,22 +26,26 @@ func startServe(t *testing.T, db string, args ...string) string {
 		done <- run(ctx, append([]string{"--db", db, "--global", "--no-model", "serve", "--addr", "127.0.0.1:0"}, args...), strings.NewReader(""), pw, io.Discard)
 		pw.Close()
 	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("serve exit %d after shutdown", code)
-		}
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if code := <-done; code != 0 {
+				t.Errorf("serve exit %d after shutdown", code)
+			}
+		})
+	}
+	t.Cleanup(stop)
 	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
 	}
 	go io.Copy(io.Discard, pr)
-	base := regexp.MustCompile(`http://\S+`).FindString(line)
+	base = regexp.MustCompile(`http://\S+`).FindString(line)
 	if base == "" {
 		t.Fatalf("no address in %q", line)
 	}
-	return base
+	return base, stop
 }
 
 func httpDo(t *testing.T, method, url, body string) string {
@@ -72,8 +78,8 @@ func TestServe_ReplicasOnPostgres(t *testing.T) {
 	t.Setenv("HOLOMEM_MODEL_DIR", t.TempDir())
 	t.Setenv("HOLOMEM_NAMESPACE", "")
 	db := pgtest.Addr(t)
-	a := startServe(t, db, "--refresh", "1h")
-	b := startServe(t, db, "--refresh", "1h")
+	a, _ := startServe(t, db, "--refresh", "1h")
+	b, _ := startServe(t, db, "--refresh", "1h")
 
 	httpDo(t, "POST", a+"/api/facts", `{"content": "Alice deploys the billing service"}`)
 	if got := httpDo(t, "GET", b+"/api/probe?entity=Alice", ""); !strings.Contains(got, "billing") {
