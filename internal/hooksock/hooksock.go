@@ -219,8 +219,16 @@ func Serve(ctx context.Context, ln net.Listener, key string, h Handler) error {
 // deadline is 2 s by default.
 const exchangeTimeout = 30 * time.Second
 
+// reportTimeout bounds the wait for the hook's report once it has its
+// answer: it sends it as soon as it has printed.
+const reportTimeout = 5 * time.Second
+
 func serveConn(ctx context.Context, c net.Conn, key string, h Handler) {
 	defer c.Close()
+	// A server shutting down does not wait for a hook that is slow to
+	// write.
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
 	_ = c.SetDeadline(time.Now().Add(exchangeTimeout))
 	r := bufio.NewReaderSize(c, 4096)
 	var req Request
@@ -251,6 +259,7 @@ func serveConn(ctx context.Context, c net.Conn, key string, h Handler) {
 		return
 	}
 	var rep Report
+	_ = c.SetReadDeadline(time.Now().Add(reportTimeout))
 	line, err = readLine(r)
 	if err == nil {
 		err = json.Unmarshal(line, &rep)

@@ -347,3 +347,32 @@ func TestListenAfterKill(t *testing.T) {
 		t.Errorf("Ask after the take-over = %+v, %v", ans, err)
 	}
 }
+
+// TestServeStopsWithSlowClient: a server shutting down does not wait for a
+// hook that connected and never wrote.
+func TestServeStopsWithSlowClient(t *testing.T) {
+	privateRuntimeDir(t)
+	const key = "/data/stop.db"
+	ln, err := Listen(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, key, newEchoHandler()) }()
+	cl, err := Dial(t.Context(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close(Report{})
+	time.Sleep(50 * time.Millisecond) // accepted, waiting for a request
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve waited for a silent client after its context ended")
+	}
+}
