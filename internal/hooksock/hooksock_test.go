@@ -138,8 +138,9 @@ func (h *echoHandler) waitReport(t *testing.T) Report {
 	return h.reports[len(h.reports)-1]
 }
 
-// serve runs a server for key until the test ends.
-func serve(t *testing.T, key string, h Handler) {
+// serve runs a server for key; stop ends it and fails the test when Serve
+// errs or takes more than 5 s to return. It also stops when the test ends.
+func serve(t *testing.T, key string, h Handler) (stop func()) {
 	t.Helper()
 	ln, err := Listen(key)
 	if err != nil {
@@ -148,12 +149,22 @@ func serve(t *testing.T, key string, h Handler) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, ln, key, h) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Serve: %v", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Error("Serve did not return within 5 s of its context ending")
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
 }
 
 func TestExchange(t *testing.T) {
@@ -353,26 +364,12 @@ func TestListenAfterKill(t *testing.T) {
 func TestServeStopsWithSlowClient(t *testing.T) {
 	privateRuntimeDir(t)
 	const key = "/data/stop.db"
-	ln, err := Listen(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, key, newEchoHandler()) }()
+	stop := serve(t, key, newEchoHandler())
 	cl, err := Dial(t.Context(), key)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cl.Close(Report{})
 	time.Sleep(50 * time.Millisecond) // accepted, waiting for a request
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve waited for a silent client after its context ended")
-	}
+	stop()
 }
