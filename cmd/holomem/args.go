@@ -27,16 +27,41 @@ func (a *app) factArg(ctx context.Context, arg string) (holomem.Store, *holomem.
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := s.FindFactByID(ctx, id)
+	f, err := a.factIn(ctx, s, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Reads stay in the namespace, as over HTTP and MCP; the CLI's user
-	// owns every namespace, so it says where the fact is.
-	if ns := a.ns(); f.Namespace != ns {
-		return nil, nil, fmt.Errorf("fact %d: %w in namespace %q (it is in namespace %q: add --namespace %s)", id, holomem.ErrNotFound, ns, f.Namespace, f.Namespace)
-	}
 	return s, f, nil
+}
+
+// factIn loads fact id and checks that it lives in the command's namespace.
+// Reads and writes stay in the namespace, as over HTTP and MCP: `-n teamB
+// update 1` must never change teamA's fact #1. The CLI's user owns every
+// namespace, so the error says where the fact is.
+func (a *app) factIn(ctx context.Context, s holomem.Store, id int64) (*holomem.Fact, error) {
+	f, err := s.FindFactByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if ns := a.ns(); f.Namespace != ns {
+		return nil, fmt.Errorf("fact %d: %w in namespace %q (it is in namespace %q: add --namespace %s)", id, holomem.ErrNotFound, ns, f.Namespace, f.Namespace)
+	}
+	return f, nil
+}
+
+// idsIn opens the store and checks that every id names a fact of the
+// command's namespace, before a write touches any of them.
+func (a *app) idsIn(ctx context.Context, ids ...int64) error {
+	s, err := a.open(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, err := a.factIn(ctx, s, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // parseIDPair parses the two fact ids of supersede, link and unlink.

@@ -19,6 +19,9 @@ func (a *app) feedbackCmd() *cobra.Command {
 			if helpful == unhelpful {
 				return usagef("give exactly one of --helpful or --unhelpful")
 			}
+			if err := a.idsIn(cmd.Context(), id); err != nil {
+				return err
+			}
 			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err

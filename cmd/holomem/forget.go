@@ -29,9 +29,21 @@ still deleted; the exit code is then 3 (not found).`,
 			if err != nil {
 				return err
 			}
+			s, err := a.open(cmd.Context())
+			if err != nil {
+				return err
+			}
 			done, missing := []int64{}, []int64{}
 			for _, id := range ids {
-				err := m.Forget(cmd.Context(), id)
+				// A fact of another namespace is not this command's to delete.
+				f, err := s.FindFactByID(cmd.Context(), id)
+				if err == nil && f.Namespace != a.ns() {
+					fmt.Fprintf(a.stderr, "holomem: fact %d is in namespace %q, not %q (add --namespace %s)\n", id, f.Namespace, a.ns(), f.Namespace)
+					err = holomem.ErrNotFound
+				}
+				if err == nil {
+					err = m.Forget(cmd.Context(), id)
+				}
 				switch {
 				case errors.Is(err, holomem.ErrNotFound):
 					missing = append(missing, id)

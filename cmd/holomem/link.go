@@ -20,12 +20,15 @@ func (a *app) linkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := a.idsIn(cmd.Context(), from, to); err != nil {
+				return err
+			}
 			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err
 			}
 			e := &holomem.Edge{From: from, To: to, Kind: holomem.EdgeKind(kind), Weight: weight, Origin: origin}
-			created, err := m.Link(cmd.Context(), "", e)
+			created, err := m.Link(cmd.Context(), a.ns(), e)
 			if err != nil {
 				return err
 			}

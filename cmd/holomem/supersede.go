@@ -15,6 +15,9 @@ func (a *app) supersedeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := a.idsIn(cmd.Context(), older, newer); err != nil {
+				return err
+			}
 			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err

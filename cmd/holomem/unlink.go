@@ -17,11 +17,14 @@ func (a *app) unlinkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := a.idsIn(cmd.Context(), from, to); err != nil {
+				return err
+			}
 			m, err := a.memory(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if err := m.Unlink(cmd.Context(), "", from, to, holomem.EdgeKind(kind)); err != nil {
+			if err := m.Unlink(cmd.Context(), a.ns(), from, to, holomem.EdgeKind(kind)); err != nil {
 				return err
 			}
 			return a.out(map[string]any{"deleted": true}, func(w io.Writer) { fmt.Fprintf(w, "unlinked #%d -[%s]-> #%d\n", from, kind, to) })
