@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -157,19 +158,21 @@ func (f *Fact) Validate() error {
 		return err
 	}
 	labels := []struct{ name, v string }{
-		{"namespace", f.Namespace}, {"category", f.Category},
-		{"source", f.Source}, {"external key", f.ExternalKey},
+		{"namespace", f.Namespace}, {"source", f.Source}, {"external key", f.ExternalKey},
 	}
 	for _, l := range labels {
 		if err := validateLabel(l.name, l.v); err != nil {
 			return err
 		}
 	}
+	if err := validateName("category", f.Category); err != nil {
+		return err
+	}
 	if len(f.Tags) > MaxTags {
 		return fmt.Errorf("%w: %d tags; at most %d are allowed", ErrInvalid, len(f.Tags), MaxTags)
 	}
 	for _, t := range f.Tags {
-		if err := validateLabel("tag", t); err != nil {
+		if err := validateName("tag", t); err != nil {
 			return err
 		}
 	}
@@ -203,6 +206,12 @@ func ValidateContent(s string) error {
 	return nil
 }
 
+// validateLabel checks a label (namespace, source, external key, origin):
+// bounded, valid UTF-8, and no control, format or line-separator character.
+// Labels are printed unquoted on every door (the prompt hook's lines, MCP
+// results, the web UI), so a newline, a bidi override or a zero-width
+// character in one could start a line of its own in an agent's prompt or
+// reorder what a person reads.
 func validateLabel(name, v string) error {
 	if len(v) > MaxLabelBytes {
 		return fmt.Errorf("%w: %s is %d bytes; the limit is %d", ErrInvalid, name, len(v), MaxLabelBytes)
@@ -212,6 +221,45 @@ func validateLabel(name, v string) error {
 	}
 	if strings.ContainsRune(v, 0) {
 		return fmt.Errorf("%w: %s contains a NUL byte", ErrInvalid, name)
+	}
+	for i, r := range v {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+			return fmt.Errorf("%w: %s %q has the control or invisible character %U at byte %d: labels are one line of visible text", ErrInvalid, name, v, r, i)
+		}
+	}
+	return nil
+}
+
+// nameMarkup are the characters a category or tag may not hold: they are
+// printed bare inside the hook's "[#id category date]" brackets and in
+// markup, so none of these may open or close anything there.
+const nameMarkup = "<>[]{}\"`\\"
+
+// CleanName makes s a valid category or tag for importers, which keep a
+// record rather than refuse it for its label: control, invisible and
+// line-separator characters are dropped, each of [nameMarkup] becomes '-',
+// and the result is trimmed.
+func CleanName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == utf8.RuneError, unicode.IsControl(r), unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
+			return -1
+		case strings.ContainsRune(nameMarkup, r):
+			return '-'
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+// validateName checks a category or tag: a label ([validateLabel]) that
+// also holds none of [nameMarkup].
+func validateName(name, v string) error {
+	if err := validateLabel(name, v); err != nil {
+		return err
+	}
+	if i := strings.IndexAny(v, nameMarkup); i >= 0 {
+		return fmt.Errorf("%w: %s %q has %q at byte %d: a %s holds letters, digits, spaces and punctuation other than %s", ErrInvalid, name, v, v[i], i, name, nameMarkup)
 	}
 	return nil
 }
@@ -283,11 +331,14 @@ func (u FactUpdate) Validate() error {
 			return err
 		}
 	}
-	for _, l := range []*string{u.Category, u.Source} {
-		if l != nil {
-			if err := validateLabel("label", *l); err != nil {
-				return err
-			}
+	if u.Category != nil {
+		if err := validateName("category", *u.Category); err != nil {
+			return err
+		}
+	}
+	if u.Source != nil {
+		if err := validateLabel("source", *u.Source); err != nil {
+			return err
 		}
 	}
 	if u.Tags != nil {
@@ -295,7 +346,7 @@ func (u FactUpdate) Validate() error {
 			return fmt.Errorf("%w: %d tags; at most %d are allowed", ErrInvalid, len(*u.Tags), MaxTags)
 		}
 		for _, t := range *u.Tags {
-			if err := validateLabel("tag", t); err != nil {
+			if err := validateName("tag", t); err != nil {
 				return err
 			}
 		}

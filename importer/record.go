@@ -206,7 +206,7 @@ func cleanText(s string, max int) string {
 
 // cleanLabel makes a tag or category storable, or returns "" if it cannot be.
 func cleanLabel(s string) string {
-	s = strings.TrimSpace(strings.ReplaceAll(strings.ToValidUTF8(s, ""), "\x00", ""))
+	s = holomem.CleanName(strings.ToValidUTF8(s, ""))
 	if len(s) > holomem.MaxLabelBytes {
 		return ""
 	}

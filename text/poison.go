@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/holomem/holomem/internal/lazyre"
@@ -124,4 +125,30 @@ func hasHiddenUnicode(s string) bool {
 // fact this way and MCP results render flagged ones so.
 func QuoteData(s string) string {
 	return strings.ReplaceAll(strconv.Quote(s), "<", `\u003c`)
+}
+
+// Label renders a stored label (a category, a tag) for a model's context
+// where it is printed bare, as in the prompt hook's "[#id category date]":
+// letters, digits, marks and the punctuation labels use (_ - . : / + # @ &)
+// are kept, every other character (a newline, a bracket, '<', a bidi
+// override, a space) becomes '_', and it is cut to 64 characters. Stores
+// refuse such labels on write; this guards facts written before that rule
+// or straight into a database.
+func Label(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == 64 {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case unicode.IsLetter(r), unicode.IsDigit(r), unicode.IsMark(r), strings.ContainsRune("_-.:/+#@&", r):
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+		n++
+	}
+	return b.String()
 }
