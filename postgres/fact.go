@@ -189,6 +189,13 @@ func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, er
 	if err != nil {
 		return nil, fmt.Errorf("create facts: %w", err)
 	}
+	n := 0
+	for _, c := range created {
+		if c {
+			n++
+		}
+	}
+	s.bulkWritten.Add(int64(n))
 	return created, nil
 }
 
@@ -397,8 +404,13 @@ func (s *Store) FindFacts(ctx context.Context, filter holomem.FactFilter) ([]*ho
 		total int
 	)
 	err := s.read(ctx, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, "SELECT count(*) FROM facts f"+cond, a...).Scan(&total); err != nil {
-			return err
+		// A lean read (recall's candidates, the warm index's start-up pages)
+		// skips the count: counting the rows after each page made loading
+		// a store quadratic.
+		if !filter.Lean {
+			if err := tx.QueryRow(ctx, "SELECT count(*) FROM facts f"+cond, a...).Scan(&total); err != nil {
+				return err
+			}
 		}
 		pa := append(args(nil), a...)
 		q := "SELECT " + factColumns(filter.WithEmbedding, filter.WithHRR) + " FROM facts f" + cond + " ORDER BY f.id"
@@ -425,6 +437,10 @@ func (s *Store) FindFacts(ctx context.Context, filter holomem.FactFilter) ([]*ho
 			return err
 		}
 		rows.Close()
+		if filter.Lean {
+			total = len(out)
+			return nil
+		}
 		return attachEntities(ctx, tx, out)
 	})
 	if err != nil {

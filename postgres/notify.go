@@ -120,38 +120,59 @@ func (l *listener) stop() {
 }
 
 // startListener runs the LISTEN loop until stop: connect, LISTEN, wait for
-// notifications; on any error, back off (up to 5 s) and reconnect.
+// notifications; on any error, back off (see nextBackoff) and reconnect.
 func (s *Store) startListener() *listener {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &listener{cancel: cancel, done: make(chan struct{}), ready: make(chan struct{})}
 	cfg := s.pool.Config().ConnConfig.Copy()
 	go func() {
 		defer close(l.done)
-		backoff := 100 * time.Millisecond
+		var backoff time.Duration
 		for ctx.Err() == nil {
-			_ = s.listenOnce(ctx, cfg, l) // the loop reconnects; there is no caller to report to
+			listened, _ := s.listenOnce(ctx, cfg, l) // the loop reconnects; there is no caller to report to
 			if ctx.Err() != nil {
 				return
 			}
+			backoff = nextBackoff(backoff, listened)
 			select {
 			case <-ctx.Done():
 				return
 			case <-time.After(backoff):
 			}
-			backoff = min(2*backoff, 5*time.Second)
 		}
 	}()
 	return l
 }
 
-func (s *Store) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, l *listener) error {
+// Reconnect delays of the listener: the first retry after a lost
+// connection comes at once-ish, each failed attempt doubles the wait up to
+// maxBackoff, and a connection that did listen starts the series again, so
+// a server restarted once a day does not leave every later loss waiting
+// the maximum.
+const (
+	minBackoff = 100 * time.Millisecond
+	maxBackoff = 5 * time.Second
+)
+
+// nextBackoff returns the wait before the next connection attempt, after
+// one that waited cur and did (listened) or did not get to LISTEN.
+func nextBackoff(cur time.Duration, listened bool) time.Duration {
+	if listened || cur <= 0 {
+		return minBackoff
+	}
+	return min(2*cur, maxBackoff)
+}
+
+// listenOnce connects, listens and delivers notifications until the
+// connection fails; listened reports whether LISTEN was in place.
+func (s *Store) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, l *listener) (listened bool, err error) {
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
-		return err
+		return false, err
 	}
 	select {
 	case <-l.ready:
@@ -165,7 +186,7 @@ func (s *Store) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, l *listener
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return err
+			return true, err
 		}
 		var msg changeMsg
 		if json.Unmarshal([]byte(n.Payload), &msg) != nil || msg.Schema != s.schema || msg.Origin == s.origin {

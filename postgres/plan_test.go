@@ -65,7 +65,12 @@ func TestQueryPlans(t *testing.T) {
 	var fa args
 	pageCond, _ := factWhere(holomem.FactFilter{Namespace: ptr("default"), AfterID: 50_000, WithoutEmbeddingFor: ptr("m")}, &fa)
 	var ia args
-	idsCond, _ := factWhere(holomem.FactFilter{IDs: []int64{7, 70, 700, 7000}}, &ia)
+	// Recall reads its candidates by id: 40-75 of them per query.
+	var ids []int64
+	for i := range 60 {
+		ids = append(ids, int64(7+i*1601))
+	}
+	idsCond, _ := factWhere(holomem.FactFilter{IDs: ids}, &ia)
 	tests := []struct {
 		name string
 		q    string
@@ -83,6 +88,14 @@ func TestQueryPlans(t *testing.T) {
 		{"ResolveEntityAlias", qResolveEntity, []any{"default", "a77"}},
 		{"FactsOfEntity", qFactsOfEntity, []any{77}},
 		{"EntitiesOfFacts", qEntitiesOfFacts, []any{[]int64{7, 70, 700}}},
+		// What every one-shot recall and hook reads for BM25, and what a
+		// recall that found nothing reads for its "found elsewhere" hint.
+		{"LiveFacts", qLiveFacts, []any{"default"}},
+		{"AllFacts", qAllFacts, nil},
+		{"Namespaces", qNamespaces, nil},
+		{"DocFreq", "SELECT count(*) FROM fact_search WHERE fts @@ $1::tsquery", []any{tsquery(queryTerms("w123"), "|")}},
+		{"DocFreqCapped", "SELECT count(*) FROM (SELECT 1 FROM fact_search WHERE fts @@ $1::tsquery AND namespace = $2 AND live LIMIT $3) s",
+			[]any{tsquery(queryTerms("w123"), "|"), "default", 1000}},
 	}
 	for _, tt := range tests {
 		var raw string

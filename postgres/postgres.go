@@ -66,6 +66,25 @@ type Store struct {
 	// retries counts write transactions run again after a serialization
 	// failure, deadlock or vanished foreign key (see Retries).
 	retries atomic.Int64
+	// bulkWritten counts the facts this Store created in batches (import,
+	// copy); Close runs ANALYZE when it reaches analyzeAfter.
+	bulkWritten atomic.Int64
+}
+
+// analyzeAfter is how many facts a Store must have created in batches for
+// Close to run ANALYZE: after a bulk import or copy the planner's
+// estimates would otherwise stay those of the empty tables until
+// autovacuum's next pass, and plans chosen on them can scan.
+const analyzeAfter = 1000
+
+// Analyze updates the planner's statistics of holomem's tables. Close
+// calls it after a bulk write (see analyzeAfter); it takes about a second
+// at 100k facts.
+func (s *Store) Analyze(ctx context.Context) error {
+	if _, err := s.pool.Exec(ctx, "ANALYZE facts, fact_search, fact_counts, fact_entities, entities, entity_aliases, edges"); err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	return nil
 }
 
 // Retries returns how many write transactions this Store ran again because
@@ -196,8 +215,14 @@ func (s *Store) Close() error {
 	if l != nil {
 		l.stop()
 	}
+	var err error
+	if s.bulkWritten.Load() >= analyzeAfter {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		err = s.Analyze(ctx)
+		cancel()
+	}
 	s.pool.Close()
-	return nil
+	return err
 }
 
 func (s *Store) isClosed() bool {

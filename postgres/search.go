@@ -262,6 +262,33 @@ func (s *Store) docFreqs(ctx context.Context, tx querier, terms []queryTerm, nam
 	return out, nil
 }
 
+// Counts read from fact_counts (migration 0005), which triggers keep as
+// fact_search changes: at most 16 rows per namespace, never a scan.
+const (
+	qLiveFacts  = "SELECT coalesce(sum(live), 0)::bigint FROM fact_counts WHERE namespace = $1"
+	qAllFacts   = "SELECT coalesce(sum(facts), 0)::bigint FROM fact_counts"
+	qNamespaces = "SELECT namespace FROM fact_counts GROUP BY namespace HAVING sum(facts) > 0 ORDER BY namespace"
+)
+
+// Namespaces returns the namespaces that hold facts, sorted, from the kept
+// counts: recall's "found elsewhere" hint asks for them when it finds
+// nothing, and a DISTINCT over facts would read every row.
+func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
+	var out []string
+	err := s.read(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, qNamespaces)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list namespaces: %w", err)
+	}
+	return out, nil
+}
+
 // liveFacts returns the namespace's number of live facts, cached for liveTTL.
 func (s *Store) liveFacts(ctx context.Context, tx querier, namespace string) (int64, error) {
 	now := time.Now()
@@ -272,7 +299,7 @@ func (s *Store) liveFacts(ctx context.Context, tx querier, namespace string) (in
 		return c.n, nil
 	}
 	var n int64
-	if err := tx.QueryRow(ctx, "SELECT count(*) FROM fact_search WHERE namespace = $1 AND live", namespace).Scan(&n); err != nil {
+	if err := tx.QueryRow(ctx, qLiveFacts, namespace).Scan(&n); err != nil {
 		return 0, err
 	}
 	s.mu.Lock()
@@ -316,7 +343,7 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, 
 	}
 	got := make([]int64, len(qs))
 	err := s.read(ctx, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, "SELECT count(*) FROM fact_search").Scan(&docs); err != nil {
+		if err := tx.QueryRow(ctx, qAllFacts).Scan(&docs); err != nil {
 			return err
 		}
 		if len(qs) == 0 {

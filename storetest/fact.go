@@ -352,6 +352,17 @@ func testFindFactsPaging(t *testing.T, s holomem.Store) {
 	if !slices.Equal(seen, all) {
 		t.Errorf("keyset paging = %v, want %v", seen, all)
 	}
+	// A lean page counts nothing: its total is what it returned, and it
+	// carries no entities (a warm server loads every fact this way).
+	fs, n, err = s.FindFacts(ctx, holomem.FactFilter{AfterID: all[1], Limit: 3, Lean: true})
+	if err != nil || n != 3 || !slices.Equal(ids(fs), all[2:5]) {
+		t.Errorf("Lean AfterID %d Limit 3 = %v total %d (%v), want %v total 3", all[1], ids(fs), n, err, all[2:5])
+	}
+	for _, f := range fs {
+		if f.Entities != nil {
+			t.Errorf("Lean fact %d has entities %v", f.ID, f.Entities)
+		}
+	}
 }
 
 var past = time.Date(2021, 6, 1, 0, 0, 0, 0, time.UTC)
