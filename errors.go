@@ -30,6 +30,11 @@ var (
 	// refused until the process is restarted and opens the file now at
 	// the path.
 	ErrStoreMoved = errors.New("holomem: the database file was deleted or replaced while open: writes are refused; restart holomem to open the file now at the path")
+	// ErrUnavailable means the database server cannot be reached (it is
+	// down, restarting or refusing connections): nothing was done, and the
+	// same request may succeed shortly, so transports answer "retry"
+	// (HTTP 503 with Retry-After) rather than "internal error".
+	ErrUnavailable = errors.New("holomem: the database is unreachable; retry shortly")
 	// ErrChangesPruned means a change feed cannot say what changed since
 	// the cursor given: the changes were pruned, more than
 	// MaxFactChanges are pending, or the cursor is not from this database.

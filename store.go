@@ -431,6 +431,14 @@ type OwnChangeFeeder interface {
 // answer stays small.
 const MaxFactChanges = 10000
 
+// HealthChecker is an optional [Store] extension for long-running servers:
+// Health reports whether the store can serve requests now (the database
+// file still at its path; the database server reachable), so a health
+// probe says so instead of answering "ok" while every request fails.
+type HealthChecker interface {
+	Health(ctx context.Context) error
+}
+
 // TermStatser is an optional [SearchStore] extension for callers that
 // score full text themselves (recall re-scores its candidates with BM25
 // over stems, parameters chosen by measurement): the number of facts the

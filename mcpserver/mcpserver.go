@@ -220,6 +220,7 @@ var errorCodes = []struct {
 	{holomem.ErrSchema, "unsupported_database", "The database needs a newer holomem."},
 	{holomem.ErrStorageFull, "storage_full", "Nothing was stored; recall still works. Tell the user the disk holding the memory is full (or read-only)."},
 	{holomem.ErrStoreMoved, "store_moved", "Nothing was stored. Tell the user the memory's database file was deleted or replaced while holomem ran, and that holomem must be restarted."},
+	{holomem.ErrUnavailable, "unavailable", "The memory's database is unreachable for now; nothing was done. Try again in a few seconds."},
 	{context.DeadlineExceeded, "timeout", "Try again with a smaller limit."},
 	{context.Canceled, "canceled", "The call was canceled."},
 }

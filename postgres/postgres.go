@@ -5,12 +5,15 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -404,13 +407,54 @@ func (s *Store) read(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	}
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return err
+		return unavailable(err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	if err := fn(tx); err != nil {
+		return unavailable(err)
+	}
+	return unavailable(tx.Commit(ctx))
+}
+
+// Health implements [holomem.HealthChecker]: one round trip to the server.
+func (s *Store) Health(ctx context.Context) error {
+	if s.isClosed() {
+		return errClosed
+	}
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("ping %s: %w", s.addr, unavailable(err))
+	}
+	return nil
+}
+
+// unavailable marks err with [holomem.ErrUnavailable] when it says the
+// server could not be reached or went away (connection refused or lost,
+// the server shutting down or starting), so the doors answer "retry"
+// instead of "internal error". Other errors pass through.
+func unavailable(err error) error {
+	if err == nil || errors.Is(err, holomem.ErrUnavailable) {
 		return err
 	}
-	return tx.Commit(ctx)
+	if lost(err) {
+		return fmt.Errorf("%w: %w", holomem.ErrUnavailable, err)
+	}
+	return err
+}
+
+// lost reports whether err is a failure to reach the server rather than an
+// answer from it.
+func lost(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		// Class 08: connection exception; 57P01-57P03: admin shutdown,
+		// crash shutdown, cannot connect now (starting up, in recovery).
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		pgconn.SafeToRetry(err)
 }
 
 // readOne runs fn with the pool itself: each statement on a free
@@ -420,7 +464,7 @@ func (s *Store) readOne(ctx context.Context, fn func(q querier) error) error {
 	if s.isClosed() {
 		return errClosed
 	}
-	return fn(s.pool)
+	return unavailable(fn(s.pool))
 }
 
 // wtx is a write transaction with per-attempt caches.
@@ -497,11 +541,11 @@ func (s *Store) update(ctx context.Context, fn func(w *wtx) error) error {
 			return nil
 		}
 		if !retryable(err) {
-			return err
+			return unavailable(err)
 		}
 		s.retries.Add(1)
 	}
-	return err
+	return unavailable(err)
 }
 
 func (s *Store) updateOnce(w *wtx, fn func(w *wtx) error) error {

@@ -288,6 +288,9 @@ func (s *Store) CheckFile() error {
 	return nil
 }
 
+// Health implements [holomem.HealthChecker]: the file check of CheckFile.
+func (s *Store) Health(context.Context) error { return s.CheckFile() }
+
 // openDB opens a pool of conns connections; cachePages > 0 sets their
 // page cache (see WithPageCache).
 func openDB(path string, busy time.Duration, txlock string, conns, cachePages int) (*sql.DB, error) {

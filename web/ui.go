@@ -340,6 +340,7 @@ func (s *Server) uiError(w http.ResponseWriter, r *http.Request, p *page, err er
 	for _, c := range errorCodes {
 		if errors.Is(err, c.err) {
 			status, msg = c.status, strings.ReplaceAll(err.Error(), "holomem: ", "")
+			retryAfter(w, err)
 			break
 		}
 	}

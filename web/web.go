@@ -60,7 +60,8 @@ type Options struct {
 	// shows the store's counts and the live channels only.
 	Status StatusFunc
 	// Health, when set, is asked by /healthz: an error (the database file
-	// deleted or replaced under the server) answers 503 with its message.
+	// deleted or replaced under the server, the database server down)
+	// answers 503 with its message.
 	Health func(ctx context.Context) error
 	// Import runs an uploaded file's import; nil disables the import page.
 	Import ImportFunc
@@ -306,6 +307,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.opts.Health != nil {
 		if err := s.opts.Health(r.Context()); err != nil {
+			retryAfter(w, err)
 			h["status"], h["error"] = "error", strings.ReplaceAll(err.Error(), "holomem: ", "")
 			writeJSON(w, http.StatusServiceUnavailable, h)
 			return
@@ -336,6 +338,7 @@ var errorCodes = []struct {
 	{holomem.ErrNoEmbedder, http.StatusServiceUnavailable, "no_embedder"},
 	{holomem.ErrStorageFull, http.StatusInsufficientStorage, "storage_full"},
 	{holomem.ErrStoreMoved, http.StatusServiceUnavailable, "store_moved"},
+	{holomem.ErrUnavailable, http.StatusServiceUnavailable, "unavailable"},
 	{errBadRequest, http.StatusBadRequest, "bad_request"},
 	{errTooLarge, http.StatusRequestEntityTooLarge, "too_large"},
 	{errUnauthorized, http.StatusUnauthorized, "unauthorized"},
@@ -353,6 +356,7 @@ type errorBody struct {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	for _, c := range errorCodes {
 		if errors.Is(err, c.err) {
+			retryAfter(w, err)
 			writeJSON(w, c.status, errorBody{Error: strings.ReplaceAll(err.Error(), "holomem: ", ""), Code: c.code})
 			return
 		}
@@ -362,6 +366,18 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	s.log.Error("http api", "method", r.Method, "path", r.URL.Path, "err", err)
 	writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error", Code: "internal"})
+}
+
+// retryAfterSeconds is the wait a 503 for an unreachable database asks
+// for: about what a PostgreSQL restart or a standby's promotion takes.
+const retryAfterSeconds = "5"
+
+// retryAfter sets Retry-After when err says the database is unreachable
+// for now, so clients and proxies retry instead of giving up.
+func retryAfter(w http.ResponseWriter, err error) {
+	if errors.Is(err, holomem.ErrUnavailable) {
+		w.Header().Set("Retry-After", retryAfterSeconds)
+	}
 }
 
 // writeJSON writes v as the JSON response body with status.

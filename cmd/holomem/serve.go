@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/mcpserver"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/web"
@@ -59,8 +60,10 @@ a private Unix socket (--hook-socket=false: they recall on their own).`,
 			tightenGC()
 			mcpSrv := mcpserver.New(m, m.Store(), mcpserver.Options{Namespace: a.ns(), Version: version, Logger: log})
 			opts := web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log, Version: version}
+			if hc, ok := m.Store().(holomem.HealthChecker); ok {
+				opts.Health = hc.Health
+			}
 			if c, ok := m.Store().(interface{ CheckFile() error }); ok {
-				opts.Health = func(context.Context) error { return c.CheckFile() }
 				go watchFile(ctx, c.CheckFile, log)
 			}
 			a.webUI(&opts, m)
