@@ -59,6 +59,12 @@ func TestReadme_short(t *testing.T) {
 	if n := bytes.Count(b, []byte("\n")); n > maxReadmeLines {
 		t.Errorf("README.md has %d lines, at most %d: move detail into docs/", n, maxReadmeLines)
 	}
+	// .ci/run runs the README's test command; they must stay the same.
+	for _, want := range []string{"\ngo test -race ./...\n", "\ngo install ./cmd/holomem\n"} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("README.md lost the line %q", strings.TrimSpace(want))
+		}
+	}
 }
 
 // TestLinks fails on a relative link of README.md or docs/*.md whose file
