@@ -25,7 +25,7 @@ const (
 
 // Judge sets Stalled and Comments from the counts: a kind and origin that
 // made edges in the 30 days before the last 7 and none since has stalled
-// (an importer or a pattern stopped working, DESIGN.md 6: edge liveness).
+// (an importer or a pattern stopped working, docs/design.md §6: edge liveness).
 // Stores call it when they compute [Stats.EdgeActivity].
 func (a *EdgeActivity) Judge() {
 	a.Stalled = a.Last7d == 0 && a.Prev30d > 0

@@ -31,10 +31,10 @@ type Weights struct {
 }
 
 // DefaultWeights are chosen by measurement (`holomem eval --ablate` on
-// the LoCoMo development split, README "Evaluation"): full text carries
+// the LoCoMo development split, docs/evaluation.md): full text carries
 // recall, HRR re-ranks its candidates (+1-2% recall@10), and Jaccard, which
 // lowered recall in every mix measured, only explains (weight 0). The
-// semantic share is DESIGN.md's 0.3.
+// semantic share is the reference design's 0.3 (docs/design.md §3.4).
 func DefaultWeights() Weights {
 	return Weights{FTS: 0.55, Jaccard: 0, HRR: 0.15, Semantic: 0.3}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/holomem/holomem/graph"
 )
 
-// The buried-hub experiment of DESIGN.md 3.5 and 10, on synthetic notes.
+// The buried-hub experiment of docs/design.md §3.5 and §10, on synthetic notes.
 //
 // Each topic has a centroid; its notes are the centroid plus noise. The
 // topic's hub is a note most of the topic's notes link to (a causal edge,

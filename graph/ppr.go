@@ -11,7 +11,7 @@ import (
 const (
 	// DefaultDamping is the probability of following an edge at each step;
 	// 1 - DefaultDamping is the probability of jumping back to the seeds
-	// (DESIGN.md: 0.5).
+	// (docs/design.md §3.5: 0.5).
 	DefaultDamping = 0.5
 	// DefaultMaxIter bounds the power iteration.
 	DefaultMaxIter = 50

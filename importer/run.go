@@ -313,7 +313,7 @@ func (r *run) link(ctx context.Context) error {
 		origin := l.Origin
 		if origin == holomem.OriginImport && l.Reason != "" {
 			// Per-pattern origins let doctor notice when one pattern stops
-			// producing edges (DESIGN.md 6: edge liveness).
+			// producing edges (docs/design.md §6: edge liveness).
 			origin += ":" + strings.SplitN(l.Reason, ",", 2)[0]
 		}
 		weight := l.Weight

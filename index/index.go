@@ -17,7 +17,7 @@ import (
 )
 
 // Index keeps every vector of one model in memory, per namespace,
-// so a query never refetches vectors from the store (DESIGN.md 6: fetching
+// so a query never refetches vectors from the store (docs/design.md §6: fetching
 // costs far more than the cosine). It is loaded once, on first use, and kept
 // in sync by the Memory's writes. Each namespace is a [space]: a contiguous
 // matrix and, once `graph build` has run, an HNSW graph (see index.go for

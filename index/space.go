@@ -201,7 +201,7 @@ func (s *Index) removeLocked(sp *space, id int64) {
 
 // modeLocked says how a search of sp runs: exact below the threshold or
 // without a built graph (a greedy walk over an empty graph returns garbage,
-// DESIGN.md 6), fallback when a check failed, hnsw otherwise.
+// docs/design.md §6), fallback when a check failed, hnsw otherwise.
 func (s *Index) modeLocked(sp *space) Mode {
 	switch {
 	case sp.fallback != "":

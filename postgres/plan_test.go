@@ -15,7 +15,7 @@ import (
 // set-based INSERT ... SELECT generate_series (seconds, not minutes),
 // runs ANALYZE, and fails when EXPLAIN (FORMAT JSON) of a hot query shows
 // a sequential scan of facts, edges or the entity tables: at this size
-// such a plan makes every recall O(n). DESIGN.md section 8 tells why: the
+// such a plan makes every recall O(n). docs/design.md §8 tells why: the
 // reference implementation lost its indexes to plan flips twice.
 func TestQueryPlans(t *testing.T) {
 	if testing.Short() {

@@ -4,14 +4,16 @@
 //
 // # Channels
 //
-// Recall gathers candidates from full-text search (limit x 3) and, when a
+// Recall gathers candidates from full-text search (the best 5 x limit, at
+// least 50, of the facts sharing a content word with the query) and, when a
 // model is present, from the in-memory vector index; scores every candidate
-// on the fts, jaccard, hrr and semantic channels (each 0..1); and combines
-// them with [holomem.Weights]: relevance = sum of weight x score over the
-// channels that ran (weights are redistributed when a channel cannot run,
-// exactly as DESIGN.md says), score = relevance x trust x decay, where
-// decay = 0.5^(age/half-life) counts from the last content change. Ties are
-// broken by id, so the same data and query always give the same ranking.
+// on the fts, jaccard, hrr and semantic channels (each 0..1, plus ppr when
+// asked); and combines them with [holomem.Weights]: relevance = sum of
+// weight x score over the channels that ran (a channel that cannot run
+// gives its share to the others in proportion, docs/design.md §3.4),
+// score = relevance x trust x decay, where decay = floor + (1 - floor) x
+// 0.5^(age/half-life) counts from the last content change. Ties are broken
+// by id, so the same data and query always give the same ranking.
 //
 // # Derived data
 //

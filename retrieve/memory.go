@@ -570,7 +570,7 @@ func (m *Memory) embedOne(ctx context.Context, s string) ([]float32, error) {
 // so a year-old commit whose subject matches the query still outranks a
 // fresh unrelated note. Measured with `holomem eval` on LoCoMo stored with
 // the turns' own dates: without a floor recall@10 fell from 0.545 to 0.331
-// (see README, Evaluation).
+// (see docs/evaluation.md).
 func (m *Memory) decay(f *holomem.Fact) float64 {
 	hl, ok := m.opts.HalfLives[f.Category]
 	if !ok {

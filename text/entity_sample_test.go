@@ -88,7 +88,7 @@ func predictEntities(facts []sampleFact) []map[string]bool {
 }
 
 // TestEntitySample reports entity precision and recall on the labelled
-// sample (the README's Evaluation section quotes them; run with -v) and
+// sample (docs/evaluation.md quotes them; run with -v) and
 // fails when either drops below the floor.
 func TestEntitySample(t *testing.T) {
 	facts := readEntitySample(t)

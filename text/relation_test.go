@@ -34,7 +34,7 @@ func loadRelPairs(t *testing.T) []relPair {
 }
 
 // TestRelate_LabelledSet measures Relate on the committed labelled pairs
-// (README: hygiene precision and recall per class; `go test -run
+// (docs/evaluation.md: hygiene precision and recall per class; `go test -run
 // TestRelate_LabelledSet -v ./text/` prints them) and guards the figures
 // from regressing.
 func TestRelate_LabelledSet(t *testing.T) {
@@ -60,7 +60,7 @@ func TestRelate_LabelledSet(t *testing.T) {
 		prec := float64(tp[c]) / float64(max(1, tp[c]+fp[c]))
 		rec := float64(tp[c]) / float64(max(1, tp[c]+fn[c]))
 		t.Logf("%-15s precision %.2f recall %.2f (%d/%d)", c, prec, rec, tp[c], tp[c]+fn[c])
-		// Guards the measured figures (README); synonyms ("likes" vs
+		// Guards the measured figures (docs/evaluation.md); synonyms ("likes" vs
 		// "prefers") need the model's similarity, so near-duplicate recall
 		// without it stays lowest.
 		if prec < 0.6 || rec < 0.6 {

@@ -34,7 +34,7 @@ func (a *app) evalCmd() *cobra.Command {
 		Long: `eval loads labelled facts into a fresh temporary database (never --db), asks
 every query through recall, and prints recall@k, hit@k, MRR and nDCG@k per
 category and overall with latency, next to a plain BM25 baseline computed in
-the same run. FILE is JSONL (see the eval package doc and the README);
+the same run. FILE is JSONL (see the eval package doc and docs/evaluation.md);
 --locomo reads LoCoMo (locomo10.json, or a directory with turns.jsonl and
 qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 		GroupID: "admin",

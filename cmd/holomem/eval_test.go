@@ -70,7 +70,7 @@ func TestCLI_Eval(t *testing.T) {
 }
 
 // TestCLI_EvalMorphology runs the committed ru/en inflection set: every
-// query must find its fact first (README: hit@1).
+// query must find its fact first (docs/evaluation.md: hit@1).
 func TestCLI_EvalMorphology(t *testing.T) {
 	c := newCLI(t)
 	var rep struct {

@@ -37,7 +37,7 @@ const (
 const maxHookInput = 1 << 20
 
 func (a *app) hookCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "hook", Short: "Prompt hooks for agents (see README: Claude Code)", GroupID: "agents"}
+	cmd := &cobra.Command{Use: "hook", Short: "Prompt hooks for agents (see docs/agents.md)", GroupID: "agents"}
 	var deadline time.Duration
 	var limit, budget int
 	var minScore float64

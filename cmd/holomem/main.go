@@ -14,7 +14,7 @@ import (
 	"github.com/holomem/holomem"
 )
 
-// Exit codes scripts can rely on (documented in the README).
+// Exit codes scripts can rely on (documented in docs/cli.md).
 const (
 	exitOK          = 0
 	exitError       = 1 // anything unexpected

@@ -23,7 +23,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-var updateScreenshots = flag.Bool("update", false, "rewrite the README's screenshots (docs/ui/*.png) from the browser test")
+var updateScreenshots = flag.Bool("update", false, "rewrite the screenshots docs/web.md shows (docs/ui/*.png) from the browser test")
 
 // syncBuffer is a bytes.Buffer safe to read while the server writes it.
 type syncBuffer struct {
@@ -96,7 +96,7 @@ const xssContent = "<script>window.pwned=1</script> \"><img src=x onerror=\"wind
 
 // TestWebUI_Browser drives the pages in a real headless Chromium against a
 // real `holomem serve` over a real SQLite file, asserting on the DOM. With
-// -update it rewrites the README's screenshots.
+// -update it rewrites the screenshots (docs/ui/*.png).
 func TestWebUI_Browser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")

@@ -5,6 +5,6 @@
 // `holomem verify` finds every damage. It has no code of its own.
 //
 // Short form (CI): HOLOMEM_FAULTS=1 go test ./internal/faults/
-// Long form (the README's figures): bash scripts/reliability/faults.sh
+// Long form (the figures in docs/reliability.md): bash scripts/reliability/faults.sh
 // (HOLOMEM_FAULT_TRIALS=100).
 package faults

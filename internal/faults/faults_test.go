@@ -50,7 +50,7 @@ func TestMain(m *testing.M) {
 }
 
 // trials is the number of SIGKILL trials per scenario: 3 in CI, more for
-// the README's figures (HOLOMEM_FAULT_TRIALS=100).
+// the figures in docs/reliability.md (HOLOMEM_FAULT_TRIALS=100).
 func trials() int {
 	if n, err := strconv.Atoi(os.Getenv("HOLOMEM_FAULT_TRIALS")); err == nil && n > 0 {
 		return n

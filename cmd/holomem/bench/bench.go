@@ -43,7 +43,7 @@ var scenarios = []func(*Env) *cobra.Command{
 
 // Command returns `holomem bench` with every scenario as a subcommand.
 func Command(env Env) *cobra.Command {
-	cmd := &cobra.Command{Use: "bench", Short: "Benchmark scenarios that print the figures in the README", GroupID: "admin"}
+	cmd := &cobra.Command{Use: "bench", Short: "Benchmark scenarios that print the figures in docs/benchmarks.md", GroupID: "admin"}
 	for _, newCmd := range scenarios {
 		cmd.AddCommand(newCmd(&env))
 	}
