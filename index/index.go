@@ -251,6 +251,13 @@ func (s *Index) graphMeta(ctx context.Context, ns string) (string, error) {
 	return raw, nil
 }
 
+// Loaded reports whether the vectors are loaded (a search or Load did it).
+func (s *Index) Loaded() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mu.loaded
+}
+
 // Reset drops every loaded vector and graph; the next search loads again.
 func (s *Index) Reset() {
 	s.mu.Lock()
@@ -289,6 +296,19 @@ func (s *Index) Remove(ns string, id int64) {
 		s.mu.journal = append(s.mu.journal, journalOp{ns: ns, id: id})
 	}
 	if sp := s.mu.spaces[ns]; sp != nil {
+		s.removeLocked(sp, id)
+	}
+}
+
+// RemoveEverywhere drops one vector from every namespace that holds it:
+// a fact deleted by another process, whose namespace is no longer known.
+func (s *Index) RemoveEverywhere(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ns, sp := range s.mu.spaces {
+		if s.mu.journal != nil {
+			s.mu.journal = append(s.mu.journal, journalOp{ns: ns, id: id})
+		}
 		s.removeLocked(sp, id)
 	}
 }

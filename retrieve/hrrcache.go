@@ -110,6 +110,29 @@ func (c *hrrCache) drop(ns string, id int64) {
 	delete(sp.pos, id)
 }
 
+// loaded reports whether any namespace's vectors are loaded.
+func (c *hrrCache) loaded() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.spaces) > 0
+}
+
+// dropEverywhere removes a deleted fact, whose namespace is no longer
+// known, from every loaded namespace.
+func (c *hrrCache) dropEverywhere(id int64) {
+	c.mu.RLock()
+	var nss []string
+	for ns, sp := range c.spaces {
+		if _, ok := sp.pos[id]; ok {
+			nss = append(nss, ns)
+		}
+	}
+	c.mu.RUnlock()
+	for _, ns := range nss {
+		c.drop(ns, id)
+	}
+}
+
 // reset forgets everything (Refresh: another process may have written).
 func (c *hrrCache) reset() {
 	c.mu.Lock()

@@ -8,31 +8,33 @@ import (
 )
 
 // changeSettle is how long Maintain waits after a change notification
-// before reloading, so a burst of writes costs one reload.
+// before syncing, so a burst of writes costs one sync.
 const changeSettle = 50 * time.Millisecond
 
 // canaryEvery is the sample of the canary Maintain runs after each refresh.
 const canaryEvery = 50
 
 // ChangeNotifier is a store that reports writes made by other processes
-// (postgres.Store: LISTEN/NOTIFY). Maintain reloads soon after each.
+// (postgres.Store: LISTEN/NOTIFY). Maintain syncs soon after each.
 type ChangeNotifier interface {
 	Subscribe(fn func(namespace string)) (cancel func())
 }
 
 // Maintain keeps a long-running process's memory current until ctx is
-// done: every refresh interval (0: never) it reloads the vector index from
-// the store ([Memory.Refresh]), so facts written by other processes appear,
+// done: every refresh interval (0: never) it applies the facts other
+// processes changed ([Memory.SyncChanges]: by the store's change feed, a
+// full reload only without one), so facts written elsewhere appear,
 // and runs the recall canary on every namespace searched through HNSW (a
 // namespace whose recall dropped falls back to exact search, and the
 // memory's logger says so). When the store is a [ChangeNotifier] it also
-// reloads shortly after another process writes. Failures are logged, not
+// syncs shortly after another process writes. Failures are logged, not
 // returned: serving goes on with the index it has. The caller runs it in
 // a goroutine it waits for.
 func (m *Memory) Maintain(ctx context.Context, refresh time.Duration) {
+	m.primeSync(ctx)
 	changed := make(chan struct{}, 1)
 	if n, ok := m.store.(ChangeNotifier); ok {
-		// The signal is coalesced, so a burst of writes costs one reload.
+		// The signal is coalesced, so a burst of writes costs one sync.
 		unsubscribe := n.Subscribe(func(string) {
 			select {
 			case changed <- struct{}{}:
@@ -52,7 +54,7 @@ func (m *Memory) Maintain(ctx context.Context, refresh time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-changed:
-			// Let the rest of a burst arrive before reloading.
+			// Let the rest of a burst arrive before syncing.
 			select {
 			case <-ctx.Done():
 				return
@@ -62,12 +64,12 @@ func (m *Memory) Maintain(ctx context.Context, refresh time.Duration) {
 			case <-changed:
 			default:
 			}
-			if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
-				m.log.Warn("refresh after another process's write", "err", err)
+			if err := m.SyncChanges(ctx); err != nil && ctx.Err() == nil {
+				m.log.Warn("sync after another process's write", "err", err)
 			}
 		case <-tick:
-			if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
-				m.log.Warn("refresh vector index", "err", err)
+			if err := m.SyncChanges(ctx); err != nil && ctx.Err() == nil {
+				m.log.Warn("sync vector index", "err", err)
 			}
 			m.checkCanary(ctx)
 		}

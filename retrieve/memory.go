@@ -121,6 +121,9 @@ type Memory struct {
 	// Options.LiveIndex and the store has a change feed).
 	live *live
 
+	// sync follows the change feed for the vectors (see SyncChanges).
+	sync vecSync
+
 	mu struct {
 		sync.Mutex
 		closed bool
@@ -184,6 +187,7 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 		m.live = &live{feed: feed, store: store, log: m.log, withHRR: !opts.DisableHRR}
 		m.live.ownFeed, _ = feed.(holomem.OwnChangeFeeder)
 	}
+	m.sync.feed, _ = store.(holomem.ChangeFeeder)
 	if opts.RetrievalFlush > 0 {
 		m.startFlusher()
 	}
@@ -206,6 +210,7 @@ func (m *Memory) Refresh(ctx context.Context) error {
 // index ([Options.LiveIndex]), the vector index and the model's weights
 // (when the embedder can preload).
 func (m *Memory) Warm(ctx context.Context) error {
+	m.primeSync(ctx)
 	if err := m.WarmText(ctx); err != nil {
 		return err
 	}
