@@ -32,11 +32,12 @@ func (a *app) serveCmd() *cobra.Command {
 		Long: `Serves the web UI at /, /api/... (JSON), /mcp (MCP streamable HTTP) and /healthz. Binds to
 127.0.0.1:7777 by default and refuses a non-loopback address unless
 $HOLOMEM_TOKEN is set (clients then send "Authorization: Bearer <token>").
-The vector index and the model stay warm; a background refresher reloads the
-index every --refresh so facts written by other processes appear. On
-PostgreSQL (--db postgres://...) several servers can share one database: each
-LISTENs for the others' writes and reloads within a fraction of a second,
-the periodic refresh staying as the fallback.
+The vector index and the model stay warm; every --refresh a background sync
+applies the facts other processes wrote (read by the store's change feed,
+one row per changed fact). On PostgreSQL (--db postgres://...) several
+servers can share one database: each LISTENs for the others' writes and
+syncs within a fraction of a second, the periodic sync staying as the
+fallback.
 Prompt hooks ('holomem hook recall') on the same database ask this server over
 a private Unix socket (--hook-socket=false: they recall on their own).`,
 		GroupID: "agents", Args: cobra.NoArgs,
@@ -89,7 +90,7 @@ a private Unix socket (--hook-socket=false: they recall on their own).`,
 	cmd.Flags().IntVar(&backupKeep, "backup-keep", 7, "backups to keep in --backup-dir (older ones are removed)")
 	cmd.Flags().StringVar(&backupDir, "backup-dir", "", "directory of periodic backups (default: backups/ beside the database)")
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7777", "listen address")
-	cmd.Flags().DurationVar(&refresh, "refresh", time.Minute, "reload the vector index this often (0: never)")
+	cmd.Flags().DurationVar(&refresh, "refresh", time.Minute, "sync the vectors with other processes' writes this often (0: never)")
 	cmd.Flags().BoolVar(&hookSocket, "hook-socket", true, "answer prompt hooks on this database over a private Unix socket")
 	return cmd
 }
