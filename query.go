@@ -17,6 +17,7 @@ const (
 	ChannelHRR      Channel = "hrr"      // holographic similarity
 	ChannelSemantic Channel = "semantic" // cosine of sentence embeddings
 	ChannelPPR      Channel = "ppr"      // query-seeded Personalized PageRank over edges
+	ChannelTime     Channel = "time"     // the fact's event time within the period the query names
 )
 
 // Weights combine channel scores into relevance. They need not sum to 1;
@@ -28,6 +29,9 @@ type Weights struct {
 	HRR      float64 `json:"hrr"`
 	Semantic float64 `json:"semantic"`
 	PPR      float64 `json:"ppr,omitempty"`
+	// Time weighs the time channel, which runs only when the query names
+	// a period; 0 means its default.
+	Time float64 `json:"time,omitempty"`
 }
 
 // DefaultWeights are chosen by measurement (`holomem eval --ablate` on
@@ -64,17 +68,17 @@ func (w Weights) Redistribute(semantic, hrr bool) Weights {
 // scores, with no divisor hidden from the weights it reports. An all-zero
 // set is returned unchanged.
 func (w Weights) Normalized() Weights {
-	total := w.FTS + w.Jaccard + w.HRR + w.Semantic + w.PPR
+	total := w.FTS + w.Jaccard + w.HRR + w.Semantic + w.PPR + w.Time
 	if total <= 0 || total == 1 {
 		return w
 	}
-	return Weights{FTS: w.FTS / total, Jaccard: w.Jaccard / total, HRR: w.HRR / total, Semantic: w.Semantic / total, PPR: w.PPR / total}
+	return Weights{FTS: w.FTS / total, Jaccard: w.Jaccard / total, HRR: w.HRR / total, Semantic: w.Semantic / total, PPR: w.PPR / total, Time: w.Time / total}
 }
 
 // Validate rejects negative or non-finite weights and an all-zero set.
 func (w Weights) Validate() error {
 	sum := 0.0
-	for _, v := range []float64{w.FTS, w.Jaccard, w.HRR, w.Semantic, w.PPR} {
+	for _, v := range []float64{w.FTS, w.Jaccard, w.HRR, w.Semantic, w.PPR, w.Time} {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxWeight {
 			return fmt.Errorf("%w: weight %v must be a number from 0 to %d", ErrInvalid, v, MaxWeight)
 		}
@@ -206,6 +210,7 @@ type Scores struct {
 	HRR      float64 `json:"hrr"`
 	Semantic float64 `json:"semantic"`
 	PPR      float64 `json:"ppr,omitempty"`
+	Time     float64 `json:"time,omitempty"`
 }
 
 // Hit is one recalled fact with the explanation of its score:

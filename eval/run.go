@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/text"
 )
 
 // Memory is what an evaluation needs from the memory under test: bulk
@@ -35,6 +36,26 @@ type Config struct {
 	// Systems are the rankings through the memory; empty means one
 	// "hybrid" with the memory's weights. The BM25 baseline always runs.
 	Systems []System
+	// Now is the reference time of relative periods in questions ("last
+	// year"), which decides the "names a period" subset; nil means
+	// time.Now. The memory resolves its queries with its own clock.
+	Now func() time.Time
+}
+
+// The subsets every report splits its questions into: those that name a
+// date or a period ("in May 2023", "last week", "on October 13"), found by
+// text.ParseTimeRange as recall's time channel finds them, and the rest.
+const (
+	SubsetPeriod   = "names a period"
+	SubsetNoPeriod = "no period"
+)
+
+// subsetOf says which subset q falls in.
+func subsetOf(q Query, now time.Time) string {
+	if _, ok := text.ParseTimeRange(q.Text, now); ok {
+		return SubsetPeriod
+	}
+	return SubsetNoPeriod
 }
 
 // SystemReport is one ranking's figures.
@@ -42,6 +63,9 @@ type SystemReport struct {
 	Name       string             `json:"name"`
 	Overall    Metrics            `json:"overall"`
 	Categories map[string]Metrics `json:"categories"`
+	// Subsets splits the questions by whether they name a period (see
+	// SubsetPeriod).
+	Subsets map[string]Metrics `json:"subsets"`
 	// P50Ms and P99Ms are per-query latencies in milliseconds.
 	P50Ms float64 `json:"p50_ms"`
 	P99Ms float64 `json:"p99_ms"`
@@ -97,10 +121,14 @@ func Run(ctx context.Context, mem Memory, d *Dataset, cfg Config) (*Report, erro
 		return nil, err
 	}
 
-	base := runBM25(d, ks)
+	now := time.Now()
+	if cfg.Now != nil {
+		now = cfg.Now()
+	}
+	base := runBM25(d, ks, now)
 	rep.Systems = append(rep.Systems, base)
 	for _, sys := range systems {
-		sr, notes, err := runSystem(ctx, mem, d, sys, ks, idKeys)
+		sr, notes, err := runSystem(ctx, mem, d, sys, ks, idKeys, now)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sys.Name, err)
 		}
@@ -160,7 +188,35 @@ func catOf(q Query) string {
 	return q.Category
 }
 
-func runBM25(d *Dataset, ks []int) SystemReport {
+// tally accumulates one system's figures: overall, per category and per
+// subset.
+type tally struct {
+	all     acc
+	cats    map[string]*acc
+	subsets map[string]*acc
+	now     time.Time
+}
+
+func newTally(now time.Time) *tally {
+	return &tally{cats: map[string]*acc{}, subsets: map[string]*acc{}, now: now}
+}
+
+func (t *tally) add(q Query, at []AtK, rr float64) {
+	t.all.add(at, rr)
+	for _, s := range []struct {
+		m   map[string]*acc
+		key string
+	}{{t.cats, catOf(q)}, {t.subsets, subsetOf(q, t.now)}} {
+		a := s.m[s.key]
+		if a == nil {
+			a = &acc{}
+			s.m[s.key] = a
+		}
+		a.add(at, rr)
+	}
+}
+
+func runBM25(d *Dataset, ks []int, now time.Time) SystemReport {
 	byNS := map[string][]int{}
 	for i, f := range d.Facts {
 		byNS[nsOf(f.Namespace)] = append(byNS[nsOf(f.Namespace)], i)
@@ -173,39 +229,35 @@ func runBM25(d *Dataset, ks []int) SystemReport {
 		}
 		idx[ns] = NewBM25(keys, texts)
 	}
-	var all acc
-	cats := map[string]*acc{}
+	t := newTally(now)
 	var lat []time.Duration
 	for _, q := range d.Queries {
 		t0 := time.Now()
 		ranked := idx[nsOf(q.Namespace)].Search(q.Text, ks[len(ks)-1])
 		lat = append(lat, time.Since(t0))
 		at, rr := score(ranked, q.Gold, ks)
-		all.add(at, rr)
-		c := cats[catOf(q)]
-		if c == nil {
-			c = &acc{}
-			cats[catOf(q)] = c
-		}
-		c.add(at, rr)
+		t.add(q, at, rr)
 	}
-	return finish(SystemReport{Name: BaselineName}, &all, cats, lat)
+	return finish(SystemReport{Name: BaselineName}, t, lat)
 }
 
-func finish(sr SystemReport, all *acc, cats map[string]*acc, lat []time.Duration) SystemReport {
-	sr.Overall = all.metrics()
+func finish(sr SystemReport, t *tally, lat []time.Duration) SystemReport {
+	sr.Overall = t.all.metrics()
 	sr.Categories = map[string]Metrics{}
-	for c, a := range cats {
+	for c, a := range t.cats {
 		sr.Categories[c] = a.metrics()
+	}
+	sr.Subsets = map[string]Metrics{}
+	for c, a := range t.subsets {
+		sr.Subsets[c] = a.metrics()
 	}
 	sr.P50Ms = float64(percentile(lat, 0.50).Microseconds()) / 1000
 	sr.P99Ms = float64(percentile(lat, 0.99).Microseconds()) / 1000
 	return sr
 }
 
-func runSystem(ctx context.Context, mem Memory, d *Dataset, sys System, ks []int, idKeys map[int64][]string) (SystemReport, []string, error) {
-	var all acc
-	cats := map[string]*acc{}
+func runSystem(ctx context.Context, mem Memory, d *Dataset, sys System, ks []int, idKeys map[int64][]string, now time.Time) (SystemReport, []string, error) {
+	t := newTally(now)
 	var lat []time.Duration
 	sr := SystemReport{Name: sys.Name}
 	var notes []string
@@ -227,15 +279,9 @@ func runSystem(ctx context.Context, mem Memory, d *Dataset, sys System, ks []int
 			ranked = append(ranked, idKeys[h.Fact.ID]...)
 		}
 		at, rr := score(ranked, q.Gold, ks)
-		all.add(at, rr)
-		c := cats[catOf(q)]
-		if c == nil {
-			c = &acc{}
-			cats[catOf(q)] = c
-		}
-		c.add(at, rr)
+		t.add(q, at, rr)
 	}
-	return finish(sr, &all, cats, lat), notes, nil
+	return finish(sr, t, lat), notes, nil
 }
 
 // WriteText prints the report as tables: one row per system overall, then
@@ -270,6 +316,7 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 	}
 	sort.Strings(cats)
+	r.writeSubsets(w)
 	if len(cats) < 2 {
 		return
 	}
@@ -284,5 +331,22 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, " %14.3f", s.Categories[c].RecallAt(r.RefK))
 		}
 		fmt.Fprintln(w)
+	}
+}
+
+// writeSubsets prints recall at the reference k on the questions that name
+// a period and on the others, when there are both.
+func (r *Report) writeSubsets(w io.Writer) {
+	if len(r.Systems) == 0 {
+		return
+	}
+	p, o := r.Systems[0].Subsets[SubsetPeriod], r.Systems[0].Subsets[SubsetNoPeriod]
+	if p.N == 0 || o.N == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nrecall@%d by question\n%-16s %22s %16s\n", r.RefK, "system",
+		fmt.Sprintf("%s (%d)", SubsetPeriod, p.N), fmt.Sprintf("%s (%d)", SubsetNoPeriod, o.N))
+	for _, s := range r.Systems {
+		fmt.Fprintf(w, "%-16s %22.3f %16.3f\n", s.Name, s.Subsets[SubsetPeriod].RecallAt(r.RefK), s.Subsets[SubsetNoPeriod].RecallAt(r.RefK))
 	}
 }

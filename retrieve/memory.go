@@ -576,17 +576,23 @@ func (m *Memory) embedOne(ctx context.Context, s string) ([]float32, error) {
 // fresh unrelated note. Measured with `holomem eval` on LoCoMo stored with
 // the turns' own dates: without a floor recall@10 fell from 0.545 to 0.331
 // (see docs/evaluation.md).
+
 func (m *Memory) decay(f *holomem.Fact) float64 {
+	if f.UpdatedAt.IsZero() {
+		return 1
+	}
+	return m.decayAge(f, m.opts.Now().Sub(f.UpdatedAt))
+}
+
+// decayAge is decay for a fact of the given age. Recall passes another age
+// for the facts of the period a question names (see scoreTime): the
+// question asks for that time, so they are not older for it.
+func (m *Memory) decayAge(f *holomem.Fact, age time.Duration) float64 {
 	hl, ok := m.opts.HalfLives[f.Category]
 	if !ok {
 		hl = m.opts.HalfLife
 	}
-	t := f.UpdatedAt
-	if hl < 0 || t.IsZero() {
-		return 1
-	}
-	age := m.opts.Now().Sub(t)
-	if age <= 0 {
+	if hl < 0 || age <= 0 {
 		return 1
 	}
 	fl := m.opts.DecayFloor

@@ -18,6 +18,10 @@ type candidate struct {
 	fact   *holomem.Fact
 	scores holomem.Scores
 	via    []int64
+	// inPeriod is set when the fact falls in the period the query names;
+	// its decay then counts periodAge (see scoreTime).
+	inPeriod  bool
+	periodAge time.Duration
 }
 
 // Recall answers q: candidates from full text and semantic search, scored on
@@ -150,6 +154,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	} else {
 		w.PPR = 0
 	}
+	w = m.withTime(cands, q.Text, w, res)
 	// The weights reported are the ones relevance is the plain weighted sum
 	// of: PPR's 4 against the others' 1 shows as 0.80 and 0.20 in all.
 	w = w.Normalized()
@@ -316,18 +321,21 @@ func (m *Memory) scoreLocal(ctx context.Context, clk *stageClock, cands map[int6
 
 // rank combines channel scores into hits, best first, ties by id.
 func (m *Memory) rank(cands map[int64]*candidate, w holomem.Weights) []holomem.Hit {
-	total := w.FTS + w.Jaccard + w.HRR + w.Semantic + w.PPR
+	total := w.FTS + w.Jaccard + w.HRR + w.Semantic + w.PPR + w.Time
 	hits := make([]holomem.Hit, 0, len(cands))
 	for _, c := range cands {
 		if c.fact == nil {
 			continue
 		}
 		s := c.scores
-		rel := (s.FTS*w.FTS + s.Jaccard*w.Jaccard + s.HRR*w.HRR + s.Semantic*w.Semantic + s.PPR*w.PPR) / total
+		rel := (s.FTS*w.FTS + s.Jaccard*w.Jaccard + s.HRR*w.HRR + s.Semantic*w.Semantic + s.PPR*w.PPR + s.Time*w.Time) / total
 		if rel <= 0 && len(c.via) == 0 {
 			continue
 		}
 		d := m.decay(c.fact)
+		if c.inPeriod {
+			d = m.decayAge(c.fact, c.periodAge)
+		}
 		hits = append(hits, holomem.Hit{
 			Fact: c.fact, Relevance: rel, Decay: d, Scores: s, Via: c.via,
 			Score: rel * c.fact.Trust * d,

@@ -118,7 +118,7 @@ func scoreBars(sc holomem.Scores, ran map[holomem.Channel]bool) []bar {
 	all := []bar{
 		{string(holomem.ChannelFTS), sc.FTS}, {string(holomem.ChannelJaccard), sc.Jaccard},
 		{string(holomem.ChannelHRR), sc.HRR}, {string(holomem.ChannelSemantic), sc.Semantic},
-		{string(holomem.ChannelPPR), sc.PPR},
+		{string(holomem.ChannelPPR), sc.PPR}, {string(holomem.ChannelTime), sc.Time},
 	}
 	out := all[:0]
 	for _, b := range all {

@@ -118,7 +118,7 @@ qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 			if err := m.WarmText(ctx); err != nil {
 				return err
 			}
-			rep, err := eval.Run(ctx, m, d, eval.Config{Ks: ks, Undated: undated, Systems: systems})
+			rep, err := eval.Run(ctx, m, d, eval.Config{Ks: ks, Undated: undated, Systems: systems, Now: clock})
 			if err != nil {
 				return err
 			}

@@ -71,6 +71,9 @@ func printResult(w io.Writer, res *holomem.Result, explain bool) {
 			if s.PPR > 0 {
 				fmt.Fprintf(w, "  ppr %.3f", s.PPR)
 			}
+			if s.Time > 0 {
+				fmt.Fprintf(w, "  time %.3f", s.Time)
+			}
 			fmt.Fprintf(w, "  | relevance %.3f x trust %.2f x decay %.3f\n", h.Relevance, h.Fact.Trust, h.Decay)
 		}
 	}
@@ -80,7 +83,7 @@ func printResult(w io.Writer, res *holomem.Result, explain bool) {
 			ch[i] = string(c)
 		}
 		ws := res.Weights
-		fmt.Fprintf(w, "channels: %s (weights fts %.2f jaccard %.2f hrr %.2f semantic %.2f ppr %.2f)\n",
-			strings.Join(ch, ", "), ws.FTS, ws.Jaccard, ws.HRR, ws.Semantic, ws.PPR)
+		fmt.Fprintf(w, "channels: %s (weights fts %.2f jaccard %.2f hrr %.2f semantic %.2f ppr %.2f time %.2f)\n",
+			strings.Join(ch, ", "), ws.FTS, ws.Jaccard, ws.HRR, ws.Semantic, ws.PPR, ws.Time)
 	}
 }
