@@ -35,17 +35,59 @@ func gitTopLevel(dir string) string {
 var remoteRE = lazyre.New(`^(?:[a-z+]+://)?(?:[^@/]+@)?([^/:]+)[:/](.+?)(?:\.git)?/?$`)
 
 // projectNamespace derives the namespace of the git project holding dir:
-// "host/owner/repo" from the origin remote, else "local:<top-level path>".
-// It returns "" outside a git repository.
+// "host/owner/repo" from an origin remote on a server; for a repository
+// whose origin is a local path, or that has no origin, "git:" and the
+// first 12 hex digits of its root commit (the oldest, if history merged
+// several), so the memory follows the checkout when it moves or is cloned
+// again from the same local repository; "local:<top-level path>" for a
+// repository without commits. It returns "" outside a git repository.
 func projectNamespace(dir string) string {
 	top := gitTopLevel(dir)
 	if top == "" {
 		return ""
 	}
-	if u := gitOutput(top, "remote", "get-url", "origin"); u != "" {
+	if u := gitOutput(top, "remote", "get-url", "origin"); u != "" && !localRemote(u) {
 		if m := remoteRE().FindStringSubmatch(u); m != nil {
 			return strings.ToLower(m[1] + "/" + strings.Trim(m[2], "/"))
 		}
 	}
+	if root := rootCommit(top); root != "" {
+		return "git:" + root[:12]
+	}
 	return "local:" + filepath.Clean(top)
+}
+
+// rootCommit returns the hash of the oldest parentless commit of HEAD's
+// history, or "" when there is none (no commits yet) or git fails.
+func rootCommit(top string) string {
+	out := gitOutput(top, "rev-list", "--max-parents=0", "HEAD")
+	lines := strings.Fields(out)
+	if len(lines) == 0 {
+		return ""
+	}
+	// rev-list lists newest first: the last root is the oldest.
+	root := lines[len(lines)-1]
+	if len(root) < 12 || strings.Trim(root, "0123456789abcdef") != "" {
+		return ""
+	}
+	return root
+}
+
+// localRemote reports whether a remote URL is a path on this machine
+// ("/srv/app.git", "../app", "file:///srv/app.git", `C:\repos\app`)
+// rather than a server (https://host/..., user@host:path, host:path), the
+// way git tells them apart: a scp-like address has a ':' before any '/'.
+func localRemote(u string) bool {
+	if strings.HasPrefix(u, "file://") {
+		return true
+	}
+	if strings.Contains(u, "://") {
+		return false
+	}
+	colon := strings.IndexByte(u, ':')
+	slash := strings.IndexAny(u, `/\`)
+	if colon < 0 || (slash >= 0 && slash < colon) {
+		return true
+	}
+	return colon == 1 // a Windows drive letter
 }
