@@ -68,7 +68,7 @@ func (w *sectionWriter) heading(level int, text string) {
 	for len(w.stack) > 0 && w.stack[len(w.stack)-1].level >= level {
 		w.stack = w.stack[:len(w.stack)-1]
 	}
-	text = collapseSpace(text)
+	text = collapseSpace(mdLinkRE().ReplaceAllString(tagRE().ReplaceAllString(text, ""), "$1"))
 	if text == "" {
 		text = "untitled"
 	}
@@ -80,6 +80,7 @@ var (
 	setextRE   = lazyre.New(`^ {0,3}(=+|-{2,})[ \t]*$`)
 	htmlOpenRE = lazyre.New(`(?i)^[ \t]*<h([1-6])(?:[\s>]|$)`)
 	tagRE      = lazyre.New(`<[^>]*>`)
+	mdLinkRE   = lazyre.New(`!?\[([^\]]*)\]\([^)]*\)`)
 	listLineRE = lazyre.New(`^ {0,3}(?:[-*+](?:[ \t]|$)|\d+[.)](?:[ \t]|$)|>|\|)`)
 )
 
