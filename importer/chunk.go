@@ -467,22 +467,27 @@ func sentences(p string) []string {
 // space before the bound when there is one in its second half.
 func hardCut(s string, budget int) []string {
 	var out []string
-	for utf8.RuneCountInString(s) > budget {
+	n := utf8.RuneCountInString(s) // runes left in s, kept as s shrinks
+	for n > budget {
 		// Byte offset of the budget-th rune.
-		end, n := 0, 0
-		for end < len(s) && n < budget {
+		end := 0
+		for k := 0; k < budget && end < len(s); k++ {
 			_, size := utf8.DecodeRuneInString(s[end:])
 			end += size
-			n++
 		}
 		cut := end
 		if sp := strings.LastIndexAny(s[:end], " \n\t"); sp > end/2 {
 			cut = sp
 		}
-		out = append(out, strings.TrimSpace(s[:cut]))
-		s = strings.TrimSpace(s[cut:])
+		if piece := strings.TrimSpace(s[:cut]); piece != "" {
+			out = append(out, piece)
+		}
+		n -= utf8.RuneCountInString(s[:cut])
+		rest := strings.TrimLeftFunc(s[cut:], unicode.IsSpace)
+		n -= utf8.RuneCountInString(s[cut : len(s)-len(rest)])
+		s = rest
 	}
-	if s != "" {
+	if s = strings.TrimSpace(s); s != "" {
 		out = append(out, s)
 	}
 	return out
