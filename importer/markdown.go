@@ -222,13 +222,29 @@ func gitWorkTree(ctx context.Context, gitBin, dir string) (top, rel string) {
 
 // gitDates returns the committer date of the last commit of each file
 // (paths relative to the work tree top), reading the history once, newest
-// first, until every file is dated. Files git does not track are left out.
+// first, until every file is dated. Files not in HEAD's tree (untracked,
+// not committed yet) are left out.
 func gitDates(ctx context.Context, gitBin, top string, files []string) map[string]time.Time {
+	dates := map[string]time.Time{}
+	// Only files of HEAD have a last commit: waiting for another would
+	// read the whole history.
+	tree, err := exec.CommandContext(ctx, gitBin, "-C", top, "ls-tree", "-r", "-z", "--name-only", "HEAD").Output()
+	if err != nil {
+		return dates
+	}
+	inHead := map[string]bool{}
+	for _, f := range strings.Split(string(tree), "\x00") {
+		inHead[f] = true
+	}
 	want := make(map[string]bool, len(files))
 	for _, f := range files {
-		want[f] = true
+		if inHead[f] {
+			want[f] = true
+		}
 	}
-	dates := map[string]time.Time{}
+	if len(want) == 0 {
+		return dates
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, gitBin, "-C", top, "-c", "core.quotepath=off", "log", "--no-color", "--no-renames",
