@@ -1,6 +1,6 @@
 // Package importer turns external records into holomem facts and links:
-// holomem's own JSONL export ([JSONL], written by [JSONLWriter]), a folder
-// of Markdown notes ([Markdown]), GitHub issues and pull requests as the gh
+// holomem's own JSONL export ([JSONL], written by [JSONLWriter]), documents
+// cut into bounded chunks (Markdown, plain text and HTML: [Markdown]), GitHub issues and pull requests as the gh
 // CLI prints them ([GitHub]) and git history ([Git]).
 //
 // # Model

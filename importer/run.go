@@ -82,7 +82,11 @@ type Report struct {
 // stores the edges. Imports with a pattern of origin get a per-pattern
 // origin ("import:keyword") so doctor sees when one pattern stops
 // producing edges. A github import also links commits imported earlier
-// whose messages name its issues. Run stops when ctx is done; an
+// whose messages name its issues. A markdown import also brings the
+// stored chunks of the documents it read in line with them: changed chunks
+// are updated in place (same id, trust and feedback), chunks a document no
+// longer has are forgotten, and next-chunk edges that no longer join
+// neighbours are removed. Run stops when ctx is done; an
 // interrupted import is resumed by running it again (keys make it
 // idempotent). CLI, web and MCP share it.
 func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, error) {
