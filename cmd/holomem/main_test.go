@@ -348,6 +348,8 @@ func TestProjectNamespace_LocalRepository(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
 	base := t.TempDir()
 	repo := filepath.Join(base, "app")
 	if err := os.MkdirAll(repo, 0o755); err != nil {
@@ -371,8 +373,19 @@ func TestProjectNamespace_LocalRepository(t *testing.T) {
 	if err := os.Rename(repo, moved); err != nil {
 		t.Fatal(err)
 	}
-	if got := projectNamespace(filepath.Join(moved)); got != want {
+	if got := projectNamespace(moved); got != want {
 		t.Errorf("moved checkout: %q, want %q", got, want)
+	}
+	if b, err := os.ReadFile(rootCachePath(moved)); err != nil || strings.TrimSpace(string(b)) != root {
+		t.Errorf("root not cached: %q, %v", b, err)
+	}
+	// The root is cached per work tree; a cache naming a commit the
+	// repository does not have is not believed.
+	if err := os.WriteFile(rootCachePath(moved), []byte(strings.Repeat("ab", 20)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := projectNamespace(moved); got != want {
+		t.Errorf("with a wrong cached root: %q, want %q", got, want)
 	}
 	clone := filepath.Join(base, "clone")
 	git(base, "clone", "-q", moved, clone)

@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -59,18 +63,52 @@ func projectNamespace(dir string) string {
 
 // rootCommit returns the hash of the oldest parentless commit of HEAD's
 // history, or "" when there is none (no commits yet) or git fails.
+// Finding it walks the whole history (a large fraction of a second for
+// 100,000 commits), too slow for the prompt hook, so the answer is cached
+// per work tree under the user's cache directory and checked with one
+// cheap lookup: the cached commit must still be in the repository.
 func rootCommit(top string) string {
-	out := gitOutput(top, "rev-list", "--max-parents=0", "HEAD")
-	lines := strings.Fields(out)
+	cache := rootCachePath(top)
+	if b, err := os.ReadFile(cache); err == nil {
+		if root := strings.TrimSpace(string(b)); isHash(root) && gitOutput(top, "cat-file", "-t", root) == "commit" {
+			return root
+		}
+	}
+	lines := strings.Fields(gitOutput(top, "rev-list", "--max-parents=0", "HEAD"))
 	if len(lines) == 0 {
 		return ""
 	}
 	// rev-list lists newest first: the last root is the oldest.
 	root := lines[len(lines)-1]
-	if len(root) < 12 || strings.Trim(root, "0123456789abcdef") != "" {
+	if !isHash(root) {
 		return ""
 	}
+	if cache != "" {
+		// Best effort: without the cache the next call walks again.
+		if err := os.MkdirAll(filepath.Dir(cache), 0o700); err == nil {
+			tmp := fmt.Sprintf("%s.%d.tmp", cache, os.Getpid())
+			if os.WriteFile(tmp, []byte(root+"\n"), 0o600) == nil && os.Rename(tmp, cache) != nil {
+				os.Remove(tmp)
+			}
+		}
+	}
 	return root
+}
+
+// rootCachePath is where rootCommit keeps the root of the work tree at
+// top, or "" without a cache directory.
+func rootCachePath(top string) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(filepath.Clean(top)))
+	return filepath.Join(dir, "holomem", "roots", hex.EncodeToString(sum[:16]))
+}
+
+// isHash reports whether s is a full SHA-1 or SHA-256 commit hash.
+func isHash(s string) bool {
+	return (len(s) == 40 || len(s) == 64) && strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // localRemote reports whether a remote URL is a path on this machine
