@@ -1,6 +1,6 @@
 // Package importer turns external records into holomem facts and links:
-// holomem's own JSONL export ([JSONL], written by [JSONLWriter]), a folder
-// of Markdown notes ([Markdown]), GitHub issues and pull requests as the gh
+// holomem's own JSONL export ([JSONL], written by [JSONLWriter]), documents
+// cut into bounded chunks (Markdown, plain text and HTML: [Markdown]), GitHub issues and pull requests as the gh
 // CLI prints them ([GitHub]) and git history ([Git]).
 //
 // # Model
@@ -45,6 +45,28 @@
 //   - ref and gh_ref: #N and GH-N in commit messages. A squash-merge
 //     subject "Add x (#123)" names the PR, which gives PR -> commit: also
 //     cause and effect.
+//
+// A history also speaks of itself, and [Git] links its commits (From =
+// the earlier commit, To = the one that answers it), each pattern named in
+// Link.Reason like the ones above:
+//
+//   - revert: "This reverts commit <sha>" (git revert).
+//   - fixup and squash: a subject "fixup! <subject>", "amend! <subject>"
+//     or "squash! <subject>" (git commit --fixup/--squash) links the
+//     newest earlier commit whose subject is, or begins with, that
+//     subject, as git's autosquash reads it ("fixup! <sha>" names the
+//     commit itself).
+//   - cherry_pick: "(cherry picked from commit <sha>)" (cherry-pick -x).
+//   - follow_up: "follow-up to <sha>" (also "follow up", "followup";
+//     "to", "of", "for" or "on").
+//   - same_issue: commits that reference the same issue, each to the next
+//     later one, at most [MaxSameIssueCommits] per issue. They are causal,
+//     not temporal, because each step of the work on an issue exists
+//     because the one before did not finish it, and so `chain` can walk a
+//     history imported without its forge.
+//
+// A hash is 7 to 40 hex digits and must name a commit of the imported
+// history; one that names none (or more than one) links nothing.
 //
 // A bare #N in a title or message counts when it is inside parentheses or
 // brackets ("fix(module #4409): ..."), when only punctuation follows it

@@ -70,8 +70,11 @@ var remoteGitHubRE = lazyre.New(`github\.com[:/]([\w.-]+/[\w.-]+?)(?:\.git)?/?$`
 // messages become causal links to the commit (From = the issue, To = the
 // commit): closing keywords ("Fixes #12"), bare #N references read as in
 // PR titles, GH-N, owner/repo#N and issue or pull URLs. The issue's key is
-// [GitHubKey] when origin is a GitHub remote, else "issue:#N". With
-// opts.Temporal, commits touching the same file are linked in time order.
+// [GitHubKey] when origin is a GitHub remote, else "issue:#N". Commits are
+// linked to the earlier commits they revert, fix up, squash into,
+// cherry-pick or follow up, and to the next commit naming the same issue
+// (see the package documentation). With opts.Temporal, commits touching
+// the same file are linked in time order.
 //
 // A path that is not a git repository gives an error wrapping
 // holomem.ErrInvalid; a repository without commits imports nothing. The
@@ -139,7 +142,7 @@ func Git(ctx context.Context, repoPath string, fn func(Record) error, opts GitOp
 	if err := cmd.Start(); err != nil {
 		return sum, fmt.Errorf("git log: %w", err)
 	}
-	p := gitParser{name: name, ghRepo: ghRepo, opts: opts, lastByFile: map[string]string{}}
+	p := gitParser{name: name, ghRepo: ghRepo, opts: opts, lastByFile: map[string]string{}, history: newHistoryLinks()}
 	perr := p.parse(stdout, &sum, fn)
 	if perr != nil {
 		_ = cmd.Process.Kill()
@@ -172,6 +175,7 @@ type gitParser struct {
 	lastByFile   map[string]string // file -> key of the newest commit seen touching it
 	n            int
 	issueRefs    int // commits that reference an issue
+	history      *historyLinks
 }
 
 // originRepo returns the GitHub "owner/repo" of the origin remote of the
@@ -336,6 +340,10 @@ func (p *gitParser) record(chunk string) (Record, string) {
 	if len(ls.links) > 0 {
 		p.issueRefs++
 	}
+	if p.history == nil {
+		p.history = newHistoryLinks()
+	}
+	p.history.commit(&ls, sha, key, msg)
 
 	if p.opts.Temporal {
 		var touched []string

@@ -20,6 +20,9 @@ func FuzzGitLog(f *testing.F) {
 	f.Add(rec("abc", "not a date", "x", "short sha", ""), false)
 	f.Add(gitRS+"deadbeefcafe"+gitUS+"2024-01-01T00:00:00Z"+gitUS+"a"+gitUS+"message with "+gitUS+" a separator"+gitUS, false)
 	f.Add(rec("0123456789abcdef", "2024-01-01T00:00:00Z", "a", "\xff\xfe invalid UTF-8 \x00 NUL", "\n"+strings.Repeat("f\n", 300)), true)
+	f.Add(rec("89abcdef0123456789abcdef0123456789abcdef", "2024-05-02T10:00:00Z", "Bob", "Revert \"first\"\n\nThis reverts commit 0123456789ab. Fixes #3", "\n")+
+		rec("aaaabbbb0123456789abcdef0123456789abcdef", "2024-05-02T09:00:00Z", "Bob", "fixup! first\n\n(cherry picked from commit 0123456)", "\n")+
+		rec("0123456789abcdef0123456789abcdef01234567", "2024-05-01T10:00:00Z", "Alice", "first\n\nfor #3", "\n"), false)
 	f.Add("", true)
 	f.Fuzz(func(t *testing.T, log string, temporal bool) {
 		p := gitParser{name: "o/r", ghRepo: "o/r", opts: GitOptions{Temporal: temporal}, lastByFile: map[string]string{}}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/importer"
+	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/retrieve"
 )
 
 // gitRepo is a real repository in a temporary folder.
@@ -236,4 +238,92 @@ func TestGit_Errors(t *testing.T) {
 			t.Fatalf("err = %v, want boom", err)
 		}
 	})
+}
+
+// TestGit_History: a real repository whose commits speak of each other
+// (a revert, fixup! and squash!, a cherry-pick -x, a follow-up naming a
+// short hash, two commits naming the same issue) gets causal links
+// between those commits, and once stored they show in edge liveness
+// under one origin per pattern.
+func TestGit_History(t *testing.T) {
+	r := newGitRepo(t)
+	c1 := r.commit("Add the config parser (#5)", "parse.go")
+	c2 := r.commit("fixup! Add the config parser", "parse.go")
+	c3 := r.commit("squash! fixup! Add the config parser\n\nWith a test.", "parse_test.go")
+	c4 := r.commit("Cache parsed files", "cache.go")
+	r.n++
+	r.git("revert", "--no-edit", c4)
+	c5 := r.git("rev-parse", "HEAD")
+	r.git("checkout", "-q", "-b", "feature")
+	c6 := r.commit("Handle tabs in values", "tabs.go")
+	r.git("checkout", "-q", "main")
+	r.n++
+	r.git("cherry-pick", "-x", c6)
+	c7 := r.git("rev-parse", "HEAD")
+	r.n++
+	r.git("merge", "-q", "--no-ff", "-m", "Merge branch feature", "feature")
+	c8 := r.commit("Follow-up to "+c1[:9]+": empty files", "parse.go")
+	c9 := r.commit("Reject duplicate keys, see #5", "parse.go")
+	r.commit("Unrelated: fixup! is only special at the start; this reverts commit 0000000", "other.go")
+
+	recs, sum := collect(t, func(fn func(importer.Record) error) (importer.Summary, error) {
+		return importer.Git(t.Context(), r.dir, fn, importer.GitOptions{})
+	})
+	name := filepath.Base(r.dir)
+	key := func(sha string) string { return importer.GitKey(name, sha) }
+	var got []string
+	for _, rec := range recs {
+		for _, l := range rec.Links {
+			if strings.HasPrefix(l.FromKey, "git:") {
+				got = append(got, fmt.Sprintf("%s %s>%s %s", l.Kind, l.FromKey, l.ToKey, l.Reason))
+			}
+		}
+	}
+	slices.Sort(got)
+	want := []string{
+		"causal " + key(c1) + ">" + key(c2) + " fixup",
+		"causal " + key(c1) + ">" + key(c3) + " squash",
+		"causal " + key(c4) + ">" + key(c5) + " revert",
+		"causal " + key(c6) + ">" + key(c7) + " cherry_pick",
+		"causal " + key(c1) + ">" + key(c8) + " follow_up",
+		"causal " + key(c1) + ">" + key(c9) + " same_issue",
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("links between commits:\n got %q\nwant %q", got, want)
+	}
+	for _, why := range []string{"fixup", "squash", "revert", "cherry_pick", "follow_up", "same_issue"} {
+		if sum.LinksByReason[why] != 1 {
+			t.Errorf("links by reason %s = %d, want 1 (%v)", why, sum.LinksByReason[why], sum.LinksByReason)
+		}
+	}
+
+	ctx := t.Context()
+	m, s := testutil.MustOpenMemory(t, retrieve.Options{})
+	rep, err := importer.Run(ctx, m, s, importer.Options{Kind: "git", Path: r.dir, Namespace: "app"})
+	if err != nil || rep.Edges != 6 {
+		t.Fatalf("import = %+v, %v; want 6 edges", rep, err)
+	}
+	st, err := s.Stats(ctx, "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]int{}
+	for _, a := range st.EdgeActivity {
+		live[string(a.Kind)+" "+a.Origin] = a.Last7d
+	}
+	for _, why := range []string{"fixup", "squash", "revert", "cherry_pick", "follow_up", "same_issue"} {
+		if live["causal import:"+why] != 1 {
+			t.Errorf("edge liveness of import:%s = %d, want 1 (%v)", why, live["causal import:"+why], live)
+		}
+	}
+	// The history now has a chain to follow without a forge.
+	first, err := s.FindFactByExternalKey(ctx, "app", key(c1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := m.Chain(ctx, first.ID, nil, 1)
+	if err != nil || len(steps) < 4 {
+		t.Errorf("chain from the first commit = %d steps, %v; want its fixup, squash, follow-up and same-issue commits", len(steps), err)
+	}
 }

@@ -18,6 +18,10 @@ type Record struct {
 	// fact's external key (GitHub, Markdown, git) or "id:<old id>" (JSONL).
 	// Only Fact.ExternalKey is stored with the fact.
 	Key string
+	// Doc names the document a chunk belongs to ([Markdown]): [Run] updates
+	// the stored chunks of a re-imported document whose content changed and
+	// forgets those the document no longer has.
+	Doc string
 	// OldID is the fact's id in the store that exported it (JSONL only).
 	OldID int64
 	// Fact is the fact to create, ready for [holomem.Store.CreateFact]

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,17 +52,24 @@ type Options struct {
 	Repo string
 	// Temporal adds git's temporal edges between consecutive commits of a file.
 	Temporal bool
+	// ChunkTokens bounds each chunk of a markdown import (see [Markdown]);
+	// 0 means [DefaultChunkTokens].
+	ChunkTokens int
 	// Progress (may be nil) gets "import KIND" with the facts stored so far.
 	Progress holomem.Progress
 }
 
 // Report is what [Run] did.
 type Report struct {
-	Kind       string  `json:"kind"`
-	Path       string  `json:"path"`
-	Records    int     `json:"records"`
-	Created    int     `json:"created"`
-	Existing   int     `json:"existing"`
+	Kind     string `json:"kind"`
+	Path     string `json:"path"`
+	Records  int    `json:"records"`
+	Created  int    `json:"created"`
+	Existing int    `json:"existing"`
+	// Updated counts the existing document chunks whose content changed
+	// (markdown); Removed the chunks a re-imported document no longer has.
+	Updated    int     `json:"updated,omitempty"`
+	Removed    int     `json:"removed,omitempty"`
 	Edges      int     `json:"edges_created"`
 	Unresolved int     `json:"links_unresolved"`
 	Summary    Summary `json:"summary"`
@@ -74,7 +82,11 @@ type Report struct {
 // stores the edges. Imports with a pattern of origin get a per-pattern
 // origin ("import:keyword") so doctor sees when one pattern stops
 // producing edges. A github import also links commits imported earlier
-// whose messages name its issues. Run stops when ctx is done; an
+// whose messages name its issues. A markdown import also brings the
+// stored chunks of the documents it read in line with them: changed chunks
+// are updated in place (same id, trust and feedback), chunks a document no
+// longer has are forgotten, and next-chunk edges that no longer join
+// neighbours are removed. Run stops when ctx is done; an
 // interrupted import is resumed by running it again (keys make it
 // idempotent). CLI, web and MCP share it.
 func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, error) {
@@ -123,7 +135,7 @@ func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, er
 			return nil, fmt.Errorf("import %s %s: %w", o.Kind, o.Path, err)
 		}
 	case "markdown", "md":
-		if sum, err = Markdown(o.Path, add); err != nil {
+		if sum, err = Markdown(ctx, o.Path, add, DocOptions{ChunkTokens: o.ChunkTokens}); err != nil {
 			return nil, fmt.Errorf("import markdown %s: %w", o.Path, err)
 		}
 	case "git":
@@ -144,7 +156,13 @@ func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, er
 			return nil, err
 		}
 	}
+	if err := r.refreshDocs(ctx, mem, &sum); err != nil {
+		return nil, err
+	}
 	if err := r.link(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.unlinkStaleChunks(ctx); err != nil {
 		return nil, err
 	}
 	if o.Kind == "git" && r.unresolved > 0 {
@@ -152,7 +170,7 @@ func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, er
 	}
 	return &Report{
 		Kind: o.Kind, Path: o.Path, Records: sum.Records, Created: r.created, Existing: r.existing,
-		Edges: r.edges, Unresolved: r.unresolved, Summary: sum,
+		Updated: r.updated, Removed: r.removed, Edges: r.edges, Unresolved: r.unresolved, Summary: sum,
 	}, nil
 }
 
@@ -175,6 +193,16 @@ type run struct {
 	existing int
 
 	edges, unresolved int
+
+	// Documents (markdown): what each chunk should hold, keyed by key;
+	// the stored chunks that differ; the documents of this import and
+	// those whose chunks were added or removed.
+	want             map[string]holomem.Fact
+	changed          []int64
+	docs             map[string]bool
+	reshaped         map[string]bool
+	docOf            map[int64]string
+	updated, removed int
 }
 
 func (r *run) add(ctx context.Context, rec Record) error {
@@ -187,6 +215,15 @@ func (r *run) add(ctx context.Context, rec Record) error {
 	}
 	if !r.keepNamespace || rec.Fact.Namespace == "" {
 		rec.Fact.Namespace = r.ns
+	}
+	if rec.Doc != "" {
+		// The store loads an existing chunk over rec.Fact: keep what the
+		// document says now to compare.
+		if r.want == nil {
+			r.want, r.docs, r.reshaped, r.docOf = map[string]holomem.Fact{}, map[string]bool{}, map[string]bool{}, map[int64]string{}
+		}
+		r.want[rec.Key] = holomem.Fact{Content: rec.Fact.Content, Category: rec.Fact.Category, Tags: rec.Fact.Tags}
+		r.docs[rec.Doc] = true
 	}
 	r.pending = append(r.pending, rec)
 	if len(r.pending) >= Batch {
@@ -224,6 +261,16 @@ func (r *run) stored(facts []*holomem.Fact, created []bool) {
 			r.created++
 		} else {
 			r.existing++
+		}
+		if rec.Doc != "" {
+			r.docOf[facts[i].ID] = rec.Doc
+			w := r.want[rec.Key]
+			switch {
+			case created[i]:
+				r.reshaped[rec.Doc] = true
+			case facts[i].Content != w.Content || facts[i].Category != w.Category || !slices.Equal(facts[i].Tags, w.Tags):
+				r.changed = append(r.changed, facts[i].ID)
+			}
 		}
 	}
 	r.progress(r.phase, r.created+r.existing, 0)
@@ -328,6 +375,137 @@ func (r *run) link(ctx context.Context) error {
 			return fmt.Errorf("store edges (run the import again to resume): %w", err)
 		}
 		r.edges += n
+	}
+	return nil
+}
+
+// editor changes and forgets facts with their derived data (vectors,
+// indexes): retrieve.Memory. Without it [Run] writes through the store.
+type editor interface {
+	Update(ctx context.Context, id int64, upd holomem.FactUpdate) (*holomem.Fact, error)
+	Forget(ctx context.Context, id int64) error
+}
+
+// refreshDocs brings the stored chunks of the documents of this import in
+// line with them: a chunk whose content changed is updated in place (same
+// id, trust and feedback), a chunk the document no longer has is
+// forgotten. Chunks of documents this import did not read are left alone.
+func (r *run) refreshDocs(ctx context.Context, mem Importer, sum *Summary) error {
+	if len(r.docs) == 0 {
+		return nil
+	}
+	ed, _ := mem.(editor)
+	idKey := make(map[int64]string, len(r.keys))
+	for k, id := range r.keys {
+		idKey[id] = k
+	}
+	for _, id := range r.changed {
+		w := r.want[idKey[id]]
+		upd := holomem.FactUpdate{Content: &w.Content, Category: &w.Category, Tags: &w.Tags}
+		var err error
+		if ed != nil {
+			_, err = ed.Update(ctx, id, upd)
+		} else {
+			_, err = r.store.UpdateFact(ctx, id, upd)
+		}
+		switch {
+		case errors.Is(err, holomem.ErrConflict):
+			sum.skip(idKey[id], 0, "changed chunk not updated: %v", err)
+		case err != nil:
+			return fmt.Errorf("update chunk %s (run the import again to resume): %w", idKey[id], err)
+		default:
+			r.updated++
+		}
+	}
+	ns, src := r.ns, SourceMarkdown
+	var gone []*holomem.Fact
+	var after int64
+	for {
+		fs, _, err := r.store.FindFacts(ctx, holomem.FactFilter{Namespace: &ns, Source: &src, AfterID: after, Limit: 1000, IncludeSuperseded: true, Lean: true})
+		if err != nil {
+			return fmt.Errorf("find vanished chunks: %w", err)
+		}
+		if len(fs) == 0 {
+			break
+		}
+		for _, f := range fs {
+			after = f.ID
+			if _, ok := r.keys[f.ExternalKey]; ok {
+				continue
+			}
+			if doc := chunkDoc(f.ExternalKey, r.docs); doc != "" {
+				gone = append(gone, f)
+				r.reshaped[doc] = true
+			}
+		}
+	}
+	for _, f := range gone {
+		var err error
+		if ed != nil {
+			err = ed.Forget(ctx, f.ID)
+		} else {
+			err = r.store.DeleteFact(ctx, f.ID)
+		}
+		if err != nil && !errors.Is(err, holomem.ErrNotFound) {
+			return fmt.Errorf("forget vanished chunk %s (run the import again to resume): %w", f.ExternalKey, err)
+		}
+		r.removed++
+	}
+	return nil
+}
+
+// chunkDoc returns the document of docs that key is a chunk key of
+// ([MarkdownKey]: the document's key, or it followed by "#" and a slug
+// path, which never holds '.' or '#'), or "".
+func chunkDoc(key string, docs map[string]bool) string {
+	if docs[key] {
+		return key
+	}
+	for i := len(key) - 1; i >= 0; i-- {
+		if key[i] == '#' {
+			if docs[key[:i]] && !strings.ContainsAny(key[i+1:], ".#") {
+				return key[:i]
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// unlinkStaleChunks removes the next-chunk edges that no longer join
+// neighbours: in a document that gained or lost chunks, the edge that
+// joined the two chunks around the change.
+func (r *run) unlinkStaleChunks(ctx context.Context) error {
+	if len(r.reshaped) == 0 {
+		return nil
+	}
+	wanted := map[[2]int64]bool{}
+	for _, l := range r.links {
+		if l.Reason == ReasonNextChunk {
+			wanted[[2]int64{r.keys[l.FromKey], r.keys[l.ToKey]}] = true
+		}
+	}
+	origin := holomem.OriginImport + ":" + ReasonNextChunk
+	ids := make([]int64, 0, len(r.docOf))
+	for id, doc := range r.docOf {
+		if r.reshaped[doc] {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		es, err := r.store.FindEdges(ctx, holomem.EdgeFilter{From: id, Kinds: []holomem.EdgeKind{holomem.EdgeTemporal}, Origin: origin})
+		if err != nil {
+			return fmt.Errorf("find chunk edges: %w", err)
+		}
+		for _, e := range es {
+			if wanted[[2]int64{e.From, e.To}] {
+				continue
+			}
+			if err := r.store.DeleteEdge(ctx, e.From, e.To, e.Kind); err != nil && !errors.Is(err, holomem.ErrNotFound) {
+				return fmt.Errorf("remove stale chunk edge: %w", err)
+			}
+		}
 	}
 	return nil
 }

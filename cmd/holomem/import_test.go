@@ -67,3 +67,46 @@ func TestCLI_ImportGitLocalOriginThenIssues(t *testing.T) {
 		t.Errorf("edges of the issue = %+v, want 4 -> 1 causal", edges.Edges)
 	}
 }
+
+// TestCLI_ImportMarkdownChunks: --chunk-tokens bounds every chunk, a
+// single file can be imported, a re-import after an edit says what changed,
+// and a bound out of range is a usage error.
+func TestCLI_ImportMarkdownChunks(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "GUIDE.md")
+	body := "# Guide\n\n## Setup\n\n" + strings.Repeat("Install the tool and check its version before you go on. ", 12) + "\n\n## Use\n\nRun it.\n"
+	if err := os.WriteFile(doc, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t)
+	var rep struct {
+		Records, Created, Updated, Removed int
+	}
+	c.json(&rep, "-n", "docs", "import", "markdown", "--chunk-tokens", "64", doc)
+	if rep.Records < 4 || rep.Created != rep.Records {
+		t.Fatalf("import = %+v, want the long section in several chunks", rep)
+	}
+	var list struct {
+		Facts []struct {
+			Content, Category string
+		} `json:"facts"`
+	}
+	c.json(&list, "-n", "docs", "list", "--limit", "100")
+	if len(list.Facts) != rep.Records {
+		t.Fatalf("%d facts listed, %d imported", len(list.Facts), rep.Records)
+	}
+	for _, f := range list.Facts {
+		if n := (len([]rune(f.Content)) + 3) / 4; n > 64 || f.Category != "doc" || !strings.HasPrefix(f.Content, "GUIDE.md > Guide > ") {
+			t.Errorf("chunk of %d tokens, category %q: %q", n, f.Category, f.Content)
+		}
+	}
+	if err := os.WriteFile(doc, []byte(strings.Replace(body, "Run it.", "Run it twice.", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := c.ok("-n", "docs", "import", "markdown", "--chunk-tokens", "64", doc); !strings.Contains(out, "0 new facts") || !strings.Contains(out, "1 updated in place, 0 no longer in their document removed") {
+		t.Errorf("re-import after an edit:\n%s", out)
+	}
+	if _, errs, code := c.run("", "import", "markdown", "--chunk-tokens", "8", doc); code == 0 || !strings.Contains(errs, "32 to 16000") {
+		t.Errorf("--chunk-tokens 8: exit %d, %q", code, errs)
+	}
+}

@@ -332,3 +332,79 @@ func TestCLI_ProjectNamespaceAndAnchors(t *testing.T) {
 		t.Errorf("doctor does not list the stale anchor:\n%s", out)
 	}
 }
+
+// TestProjectNamespace_LocalRepository: a repository with no origin, or
+// whose origin is a local path, is named by its root commit, so moving the
+// checkout or cloning it again keeps its memory; one with a server origin
+// keeps the host/owner/repo name.
+func TestProjectNamespace_LocalRepository(t *testing.T) {
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=T", "-c", "user.email=t@x", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	base := t.TempDir()
+	repo := filepath.Join(base, "app")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(repo, "init", "-q")
+	if got := projectNamespace(repo); !strings.HasPrefix(got, "local:") {
+		t.Errorf("no commits yet: %q, want local:<path>", got)
+	}
+	git(repo, "commit", "-q", "--allow-empty", "-m", "first")
+	root := git(repo, "rev-parse", "HEAD")
+	git(repo, "commit", "-q", "--allow-empty", "-m", "second")
+	want := "git:" + root[:12]
+	if got := projectNamespace(repo); got != want {
+		t.Fatalf("no origin: %q, want %q", got, want)
+	}
+	moved := filepath.Join(base, "elsewhere", "renamed")
+	if err := os.MkdirAll(filepath.Dir(moved), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(repo, moved); err != nil {
+		t.Fatal(err)
+	}
+	if got := projectNamespace(moved); got != want {
+		t.Errorf("moved checkout: %q, want %q", got, want)
+	}
+	if b, err := os.ReadFile(rootCachePath(moved)); err != nil || strings.TrimSpace(string(b)) != root {
+		t.Errorf("root not cached: %q, %v", b, err)
+	}
+	// The root is cached per work tree; a cache naming a commit the
+	// repository does not have is not believed.
+	if err := os.WriteFile(rootCachePath(moved), []byte(strings.Repeat("ab", 20)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := projectNamespace(moved); got != want {
+		t.Errorf("with a wrong cached root: %q, want %q", got, want)
+	}
+	clone := filepath.Join(base, "clone")
+	git(base, "clone", "-q", moved, clone)
+	if got := projectNamespace(clone); got != want {
+		t.Errorf("clone with a local origin: %q, want %q", got, want)
+	}
+	git(clone, "remote", "set-url", "origin", "https://gitlab.example.com/Team/App.git")
+	if got := projectNamespace(clone); got != "gitlab.example.com/team/app" {
+		t.Errorf("server origin: %q", got)
+	}
+}
+
+func TestLocalRemote(t *testing.T) {
+	for u, want := range map[string]bool{
+		"/srv/app.git": true, "../app": true, "app": true, "file:///srv/app.git": true, `C:\repos\app`: true, "./a:b": true,
+		"git@github.com:acme/app.git": false, "github.com:acme/app": false, "https://github.com/acme/app": false, "ssh://host/app": false,
+	} {
+		if got := localRemote(u); got != want {
+			t.Errorf("localRemote(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
