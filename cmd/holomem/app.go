@@ -153,7 +153,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 			a.envErr = fmt.Errorf("$HOLOMEM_HALF_LIFE: %w", err)
 		}
 	}
-	f.Var(halfLifeFlag{&a.halfLife}, "half-life", "age at which decay halves a fact's score, e.g. 90d or 720h ($HOLOMEM_HALF_LIFE; default 90d; negative: no decay)")
+	f.Var(halfLifeFlag{&a.halfLife}, "half-life", "age at which decay halves a fact's score, e.g. 90d or 720h ($HOLOMEM_HALF_LIFE; default 90d; history categories 3 years; negative, e.g. -1: no decay for any category)")
 	f.StringVar(&a.anchorRoot, "anchor-root", os.Getenv("HOLOMEM_ANCHOR_ROOT"), "directory anchors are confined to ($HOLOMEM_ANCHOR_ROOT; default: the git project's top level)")
 	f.Float64Var(&a.decayFloor, "decay-floor", 0, "share of a fact's score that never decays, 0..1 (default 0.7; negative: none)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
