@@ -548,6 +548,9 @@ func (m *Memory) Feedback(ctx context.Context, id int64, helpful bool) (*holomem
 
 // Supersede records that newer replaces older; older leaves recall.
 func (m *Memory) Supersede(ctx context.Context, older, newer int64) error {
+	if older == newer {
+		return fmt.Errorf("supersede %d with %d: %w: a fact cannot replace itself", older, newer, holomem.ErrInvalid)
+	}
 	if err := m.store.Supersede(ctx, older, newer); err != nil {
 		return err
 	}

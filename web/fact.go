@@ -226,7 +226,7 @@ func (s *Server) handleSupersede(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if err := s.mem.Supersede(r.Context(), req.Old, req.New); err != nil {
-		return fmt.Errorf("supersede %d with %d: %w", req.Old, req.New, err)
+		return err // it names the operation and the ids
 	}
 	writeJSON(w, http.StatusOK, SupersedeResponse{Old: req.Old, New: req.New, Superseded: true})
 	return nil

@@ -209,6 +209,7 @@ func TestServer_Errors(t *testing.T) {
 		{"TwoValues", "POST", "/api/facts", `{"content":"a"} {"content":"b"}`, 400, "bad_request"},
 		{"UnknownField", "POST", "/api/facts", map[string]any{"content": "x", "trust": 1}, 400, "bad_request"},
 		{"WrongType", "POST", "/api/facts", map[string]any{"content": 5}, 400, "bad_request"},
+		{"WrongNestedType", "POST", "/api/facts", map[string]any{"content": "x", "anchor": "go.mod"}, 400, "bad_request"},
 		{"EmptyContent", "POST", "/api/facts", map[string]any{"content": " "}, 400, "invalid"},
 		{"TooLarge", "POST", "/api/facts", map[string]any{"content": strings.Repeat("word ", 2000)}, 413, "too_large"},
 		{"AnchorDevice", "POST", "/api/facts", map[string]any{"content": "x", "anchor": map[string]any{"path": "/dev/zero", "hash": "x"}}, 400, "invalid"},
@@ -238,6 +239,10 @@ func TestServer_Errors(t *testing.T) {
 		{"DeleteEdgeBadID", "DELETE", "/api/edges?from=x&to=1&kind=causal", nil, 400, "invalid"},
 		{"SupersedeUnknown", "POST", "/api/supersede", map[string]any{"old": id, "new": 999999}, 404, "not_found"},
 		{"SupersedeZero", "POST", "/api/supersede", map[string]any{"old": id}, 400, "invalid"},
+		{"SupersedeItself", "POST", "/api/supersede", map[string]any{"old": id, "new": id}, 400, "invalid"},
+		{"ArrayBody", "POST", "/api/facts", `[{"content":"x"}]`, 400, "bad_request"},
+		{"ArrayRecall", "POST", "/api/recall", `["tea"]`, 400, "bad_request"},
+		{"StringBody", "POST", "/api/edges", `"x"`, 400, "bad_request"},
 		{"NoRoute", "GET", "/api/nothing", nil, 404, "not_found"},
 		{"WrongMethod", "PUT", "/api/facts", nil, 405, "method_not_allowed"},
 	}
@@ -246,6 +251,17 @@ func TestServer_Errors(t *testing.T) {
 			eb := fails(t, e.do(tc.method, tc.path, tc.body), tc.status, tc.code)
 			if strings.Contains(eb.Error, "holomem: ") {
 				t.Errorf("error %q repeats the sentinel prefix", eb.Error)
+			}
+			if strings.Count(eb.Error, fmt.Sprintf("supersede %d with %d", id, id)) > 1 || strings.Count(eb.Error, "invalid input") > 1 {
+				t.Errorf("error %q says what failed twice", eb.Error)
+			}
+			if strings.Contains(eb.Error, "web.") || strings.Contains(eb.Error, "holomem.") {
+				t.Errorf("error %q names a Go type", eb.Error)
+			}
+			if tc.name == "ArrayBody" || tc.name == "StringBody" || tc.name == "ArrayRecall" {
+				if !strings.Contains(eb.Error, "the body must be a JSON object") {
+					t.Errorf("error %q does not say the body must be a JSON object", eb.Error)
+				}
 			}
 		})
 	}

@@ -331,11 +331,13 @@ func (a *app) printError(err error, code int) {
 	if errors.Is(err, holomem.ErrStorageFull) {
 		hint = "free disk space on the database's file system (or point --db elsewhere) and retry; nothing acknowledged was lost (`holomem verify` checks the file)"
 	}
+	// The sentinels' "holomem: " prefix, once per wrapped error, is said
+	// once, by the line below or by nobody in JSON.
+	msg = strings.ReplaceAll(strings.TrimPrefix(msg, "holomem: "), ": holomem: ", ": ")
 	if a.jsonOut {
 		_ = json.NewEncoder(a.stderr).Encode(map[string]any{"error": msg, "exit_code": code, "hint": hint})
 		return
 	}
-	msg = strings.ReplaceAll(strings.TrimPrefix(msg, "holomem: "), ": holomem: ", ": ")
 	fmt.Fprintf(a.stderr, "holomem: %s\n", msg)
 	if hint != "" {
 		fmt.Fprintf(a.stderr, "hint: %s\n", hint)
