@@ -751,3 +751,38 @@ func TestServer_MCP(t *testing.T) {
 		t.Errorf("fact remembered over MCP not listed by the API: %+v", l)
 	}
 }
+
+// TestServer_ListSaysSupersededLeftOut: GET /api/facts leaves superseded
+// facts out of its list and total unless asked, and says so and how many,
+// so its total matching no other count is explained.
+func TestServer_ListSaysSupersededLeftOut(t *testing.T) {
+	e := newEnv(t, web.Options{})
+	old := e.remember("The API listens on port 8080", "category", "net").Fact.ID
+	cur := e.remember("The API listens on port 9090 since the migration", "category", "net").Fact.ID
+	e.remember("The proxy forwards to the API", "category", "net")
+	ok[web.SupersedeResponse](t, e.do("POST", "/api/supersede", map[string]any{"old": old, "new": cur}), http.StatusOK)
+	for _, tc := range []struct {
+		query        string
+		total        float64
+		included     bool
+		excluded     float64
+		listedTheOld bool
+	}{
+		{"?category=net", 2, false, 1, false},
+		{"?category=net&include_superseded=true", 3, true, 0, true},
+		{"?category=other", 0, false, 0, false},
+	} {
+		var body map[string]any
+		if err := json.Unmarshal(e.do("GET", "/api/facts"+tc.query, nil).body, &body); err != nil {
+			t.Fatal(err)
+		}
+		listed := false
+		for _, f := range body["facts"].([]any) {
+			listed = listed || f.(map[string]any)["id"].(float64) == float64(old)
+		}
+		if body["total"] != tc.total || body["include_superseded"] != tc.included || body["superseded_excluded"] != tc.excluded || listed != tc.listedTheOld {
+			t.Errorf("GET /api/facts%s: total %v, include_superseded %v, superseded_excluded %v, old fact listed %v; want %v, %v, %v, %v",
+				tc.query, body["total"], body["include_superseded"], body["superseded_excluded"], listed, tc.total, tc.included, tc.excluded, tc.listedTheOld)
+		}
+	}
+}
