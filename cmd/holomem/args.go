@@ -50,15 +50,16 @@ func (a *app) factIn(ctx context.Context, s holomem.Store, id int64) (*holomem.F
 }
 
 // idsIn opens the store and checks that every id names a fact of the
-// command's namespace, before a write touches any of them.
-func (a *app) idsIn(ctx context.Context, ids ...int64) error {
+// command's namespace, before a write touches any of them. An error names
+// the operation op ("supersede"), once.
+func (a *app) idsIn(ctx context.Context, op string, ids ...int64) error {
 	s, err := a.open(ctx)
 	if err != nil {
 		return err
 	}
 	for _, id := range ids {
 		if _, err := a.factIn(ctx, s, id); err != nil {
-			return err
+			return fmt.Errorf("%s: %w", op, err)
 		}
 	}
 	return nil

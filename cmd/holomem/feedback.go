@@ -19,7 +19,7 @@ func (a *app) feedbackCmd() *cobra.Command {
 			if helpful == unhelpful {
 				return usagef("give exactly one of --helpful or --unhelpful")
 			}
-			if err := a.idsIn(cmd.Context(), id); err != nil {
+			if err := a.idsIn(cmd.Context(), "feedback", id); err != nil {
 				return err
 			}
 			m, err := a.memory(cmd.Context())

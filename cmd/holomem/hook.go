@@ -313,7 +313,11 @@ func (a *app) logHook(outcome string, hits int, took time.Duration, detail strin
 		return
 	}
 	// The recall that missed the deadline is still opening the store or
-	// the model: log through a handle of our own rather than wait for it.
+	// the model: log through a handle of our own rather than wait for it
+	// (never creating the database: the hook only reads).
+	if a.checkDBExists() != nil {
+		return
+	}
 	s, err := openStore(ctx, a.dbPath, true)
 	if err != nil {
 		return

@@ -56,6 +56,10 @@ func TestCLI_HookStoreOutlivesLateRecall(t *testing.T) {
 	t.Setenv("HOLOMEM_MODEL_DIR", t.TempDir())
 	db := filepath.Join(t.TempDir(), "hook.db")
 	var out, errb bytes.Buffer
+	if code := run(t.Context(), []string{"--db", db, "init"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, errb.String()) // the hook reads; it creates no database
+	}
+	out.Reset()
 	a := newApp(strings.NewReader("which database runs on staging?"), &out, &errb)
 	release := make(chan struct{})
 	result := make(chan error, 1)

@@ -17,6 +17,7 @@ func (a *app) importCmd() *cobra.Command {
 	var temporal bool
 	var into string
 	cmd := &cobra.Command{
+		Annotations: createsDB,
 		Use:   "import [jsonl|markdown|github|git] PATH",
 		Short: "Import facts and edges (idempotent, resumable: run it again after an interruption)",
 		Long: `Imports records as facts with external keys, so running an import again skips

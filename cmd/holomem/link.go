@@ -20,7 +20,7 @@ func (a *app) linkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := a.idsIn(cmd.Context(), from, to); err != nil {
+			if err := a.idsIn(cmd.Context(), "link", from, to); err != nil {
 				return err
 			}
 			m, err := a.memory(cmd.Context())

@@ -26,6 +26,7 @@ func (a *app) serveCmd() *cobra.Command {
 	var backupDir string
 	hookSocket := true
 	cmd := &cobra.Command{
+		Annotations: createsDB,
 		Use:   "serve",
 		Short: "Serve the web UI (/), the HTTP JSON API and MCP over streamable HTTP (/mcp)",
 		Long: `Serves the web UI at /, /api/... (JSON), /mcp (MCP streamable HTTP) and /healthz. Binds to

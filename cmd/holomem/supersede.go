@@ -15,7 +15,7 @@ func (a *app) supersedeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := a.idsIn(cmd.Context(), older, newer); err != nil {
+			if err := a.idsIn(cmd.Context(), "supersede", older, newer); err != nil {
 				return err
 			}
 			m, err := a.memory(cmd.Context())

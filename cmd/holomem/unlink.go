@@ -17,7 +17,7 @@ func (a *app) unlinkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := a.idsIn(cmd.Context(), from, to); err != nil {
+			if err := a.idsIn(cmd.Context(), "unlink", from, to); err != nil {
 				return err
 			}
 			m, err := a.memory(cmd.Context())

@@ -39,7 +39,7 @@ func (a *app) updateCmd() *cobra.Command {
 			if upd.Content == nil && upd.Category == nil && upd.Source == nil && upd.Tags == nil && upd.Trust == nil {
 				return usagef("nothing to update: give --content, --category, --tags, --source or --trust")
 			}
-			if err := a.idsIn(cmd.Context(), id); err != nil {
+			if err := a.idsIn(cmd.Context(), "update", id); err != nil {
 				return err
 			}
 			m, err := a.memory(cmd.Context())
