@@ -32,7 +32,7 @@ func (a *app) addCmd() *cobra.Command {
 	var anchorFile string
 	cmd := &cobra.Command{
 		Annotations: createsDB,
-		Use: "add CONTENT... | add -", Short: "Remember a fact (reports near-duplicates and contradictions)", GroupID: "facts",
+		Use:         "add CONTENT... | add -", Short: "Remember a fact (reports near-duplicates and contradictions)", GroupID: "facts",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			content, err := a.readContent(args)
