@@ -118,7 +118,7 @@ func Plan(agent string, s Setup, read ReadFile) ([]Edit, error) {
 		}})
 		if !s.NoHook {
 			specs = append(specs, spec{settings, "UserPromptSubmit hook", func(b []byte) ([]byte, error) {
-				return setClaudeHook(b, hookCmd)
+				return setClaudeHook(b, hookCmd, s.Command)
 			}})
 		}
 	case "cursor":
@@ -198,10 +198,10 @@ func setJSONServer(old []byte, key string, fields map[string]any) ([]byte, error
 }
 
 // setClaudeHook makes root.hooks.UserPromptSubmit run cmd: a hook of
-// holomem's already there (a command running "holomem hook recall", by
-// any path) gets cmd, keeping its other keys; else a new entry is
-// appended after the hooks already there.
-func setClaudeHook(old []byte, cmd string) ([]byte, error) {
+// holomem's already there (a command running "hook recall" of a program
+// named holomem, by any path, or of self) gets cmd, keeping its other
+// keys; else a new entry is appended after the hooks already there.
+func setClaudeHook(old []byte, cmd, self string) ([]byte, error) {
 	root, err := parseObject(old)
 	if err != nil {
 		return nil, fmt.Errorf("not valid JSON (comments are not supported): %w", err)
@@ -232,7 +232,7 @@ func setClaudeHook(old []byte, cmd string) ([]byte, error) {
 				continue
 			}
 			var c string
-			if raw, ok := hook.get("command"); !ok || json.Unmarshal(raw, &c) != nil || !isHolomemHook(c) {
+			if raw, ok := hook.get("command"); !ok || json.Unmarshal(raw, &c) != nil || !isHolomemHook(c, self) {
 				continue
 			}
 			found = true
@@ -253,14 +253,15 @@ func setClaudeHook(old []byte, cmd string) ([]byte, error) {
 }
 
 // isHolomemHook reports whether a hook command runs holomem's prompt
-// hook: its program is named holomem (any path) and it runs "hook recall".
-func isHolomemHook(cmd string) bool {
+// hook: its program is self or named holomem (any path), and it runs
+// "hook recall".
+func isHolomemHook(cmd, self string) bool {
 	f := shellSplit(cmd)
 	if len(f) < 3 {
 		return false
 	}
 	base := filepath.Base(f[0])
-	if base != "holomem" && base != "holomem.exe" {
+	if f[0] != self && base != "holomem" && base != "holomem.exe" {
 		return false
 	}
 	for i := 1; i+1 < len(f); i++ {

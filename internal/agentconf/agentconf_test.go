@@ -14,6 +14,9 @@ import (
 
 const bin = "/opt/holomem/bin/holomem"
 
+// other is a holomem binary under another name (a test or a renamed build).
+const other = "/tmp/build/hm3"
+
 // files is a fake file system for Plan: path -> content (absent: no file).
 type files map[string][]byte
 
@@ -185,7 +188,7 @@ func TestPlan_ClaudeHook(t *testing.T) {
 						if tc.fixture == "claude-settings-old-hook.json" && hm["timeout"] != 5.0 {
 							t.Errorf("the updated hook lost its timeout: %v", hm)
 						}
-					} else if isHolomemHook(hm["command"].(string)) {
+					} else if isHolomemHook(hm["command"].(string), bin) {
 						t.Errorf("an old holomem hook stayed: %v", hm)
 					}
 				}
@@ -240,7 +243,7 @@ func TestPlan_NewFiles(t *testing.T) {
 	if !strings.Contains(string(edits[1].New), `"'/Users/a b/holomem' --db '/d/x y.db' hook recall --deadline 2s"`) {
 		t.Errorf("hook command not quoted for the shell: %s", edits[1].New)
 	}
-	if !isHolomemHook("'/Users/a b/holomem' --db '/d/x y.db' hook recall --deadline 2s") {
+	if !isHolomemHook("'/Users/a b/holomem' --db '/d/x y.db' hook recall --deadline 2s", "") {
 		t.Error("the quoted hook is not recognised as holomem's")
 	}
 }
@@ -289,6 +292,29 @@ func TestSetTOMLServer_Golden(t *testing.T) {
 		"command = \""+bin+"\"\nargs = [\"mcp\"]\n", 1)
 	if string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestPlan_HookOfAnyName: a binary not named holomem still finds its own
+// hook on the second run instead of adding it again.
+func TestPlan_HookOfAnyName(t *testing.T) {
+	s := setup(false)
+	s.Command = other
+	fs := files{}
+	for run := range 2 {
+		edits, err := Plan("claude-code", s, fs.read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == 1 && (edits[0].Changed() || edits[1].Changed()) {
+			t.Errorf("second run changes:\n%s%s", Diff(edits[0]), Diff(edits[1]))
+		}
+		for _, e := range edits {
+			fs[e.Path] = e.New
+		}
+	}
+	if n := strings.Count(string(fs["/p/.claude/settings.json"]), "hook recall"); n != 1 {
+		t.Errorf("%d hooks after two runs, want 1:\n%s", n, fs["/p/.claude/settings.json"])
 	}
 }
 
