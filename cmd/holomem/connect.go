@@ -44,8 +44,13 @@ The entry runs this holomem binary by its absolute path (--command holomem
 runs the one on the agent's PATH instead) with "mcp"; a --db given to this
 command is passed on. --dry-run prints the changes as a diff and writes
 nothing.`,
-		GroupID:   "agents",
-		Args:      cobra.ExactArgs(1),
+		GroupID: "agents",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("connect needs one agent: %s", strings.Join(agentconf.Agents, ", "))
+			}
+			return nil
+		},
 		ValidArgs: agentconf.Agents,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, warn, err := a.connectSetup(cmd, command, project, user, noHook)
@@ -242,7 +247,7 @@ func connectNote(agent string, user bool) string {
 	switch agent {
 	case "claude-code":
 		if user {
-			return "Restart Claude Code; /mcp lists holomem."
+			return "Restart Claude Code; /mcp lists holomem. (Claude Code keeps ~/.claude.json up to date while it runs: if /mcp does not list holomem, quit it and connect again.)"
 		}
 		return "Restart Claude Code in this project and approve the holomem server it asks about (project servers need approval); /mcp lists it."
 	case "cursor":
