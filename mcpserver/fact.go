@@ -192,7 +192,7 @@ func (s *Server) supersede(ctx context.Context, in SupersedeInput) (*SupersedeOu
 		}
 	}
 	if err := s.mem.Supersede(ctx, in.Old, in.New); err != nil {
-		return nil, fmt.Errorf("supersede %d with %d: %w", in.Old, in.New, err)
+		return nil, err // it names the operation and the ids
 	}
 	return &SupersedeOutput{Old: in.Old, New: in.New, Superseded: true}, nil
 }

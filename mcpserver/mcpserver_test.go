@@ -525,6 +525,7 @@ func TestServer_ToolErrors(t *testing.T) {
 		{"IndexKind", "link", map[string]any{"from": other.ID, "to": f.ID, "kind": "hnsw_l2"}, "invalid_argument:"},
 		{"NegativeWeight", "link", map[string]any{"from": other.ID, "to": f.ID, "kind": "causal", "weight": -1}, "invalid_argument:"},
 		{"SupersedeUnknown", "supersede", map[string]any{"old": other.ID, "new": 999999}, "not_found:"},
+		{"SupersedeItself", "supersede", map[string]any{"old": other.ID, "new": other.ID}, "invalid_argument:"},
 		{"ReasonNoEntities", "reason", map[string]any{"entities": []string{}}, "invalid_argument:"},
 	}
 	for _, tc := range tests {
@@ -535,6 +536,9 @@ func TestServer_ToolErrors(t *testing.T) {
 			}
 			if strings.Contains(msg, "holomem: ") {
 				t.Errorf("error %q repeats the sentinel prefix", msg)
+			}
+			if strings.Count(msg, "supersede ") > 1 {
+				t.Errorf("error %q says what failed twice", msg)
 			}
 		})
 	}

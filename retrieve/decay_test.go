@@ -28,6 +28,11 @@ func TestDecay_BoundedPerCategory(t *testing.T) {
 		{"own floor", retrieve.Options{DecayFloor: 0.9}, "general", 90 * day, 0.95},
 		{"category off", retrieve.Options{HalfLives: map[string]time.Duration{"pin": -1}}, "pin", 3650 * day, 1},
 		{"decay off", retrieve.Options{HalfLife: -1}, "general", 3650 * day, 1},
+		// A negative half-life turns decay off for history too, not only
+		// for the categories without their own half-life.
+		{"decay off for commits", retrieve.Options{HalfLife: -1}, "commit", 3650 * day, 1},
+		{"decay off for conversation", retrieve.Options{HalfLife: -24 * time.Hour}, "conversation", 3650 * day, 1},
+		{"explicit half-lives stay", retrieve.Options{HalfLife: -1, HalfLives: map[string]time.Duration{"commit": 90 * day}}, "commit", 90 * day, 0.85},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

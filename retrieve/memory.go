@@ -29,11 +29,13 @@ type Options struct {
 	// HalfLife is the age at which the decaying part of a fact's score
 	// halves, counted from its last content change, for categories without
 	// their own entry in HalfLives. Zero means 90 days; negative disables
-	// decay for those categories.
+	// decay for every category, history included, unless HalfLives is
+	// given.
 	HalfLife time.Duration
 	// HalfLives override HalfLife per category; a negative value disables
 	// decay for the category. Nil means DefaultHalfLives (history such as
-	// commits, issues, PRs and conversation turns: 3 years).
+	// commits, issues, PRs and conversation turns: 3 years), or none when
+	// HalfLife is negative: "no decay" must not leave history decaying.
 	HalfLives map[string]time.Duration
 	// DecayFloor is the share of a fact's score that never decays (0..1):
 	// decay = floor + (1 - floor) x 0.5^(age/half-life). Zero means 0.7;
@@ -158,7 +160,10 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 	if opts.HalfLife == 0 {
 		opts.HalfLife = defaultHalfLife
 	}
-	if opts.HalfLives == nil {
+	switch {
+	case opts.HalfLives == nil && opts.HalfLife < 0:
+		opts.HalfLives = map[string]time.Duration{}
+	case opts.HalfLives == nil:
 		opts.HalfLives = DefaultHalfLives()
 	}
 	switch {
@@ -548,6 +553,9 @@ func (m *Memory) Feedback(ctx context.Context, id int64, helpful bool) (*holomem
 
 // Supersede records that newer replaces older; older leaves recall.
 func (m *Memory) Supersede(ctx context.Context, older, newer int64) error {
+	if older == newer {
+		return fmt.Errorf("supersede %d with %d: %w: a fact cannot replace itself", older, newer, holomem.ErrInvalid)
+	}
 	if err := m.store.Supersede(ctx, older, newer); err != nil {
 		return err
 	}

@@ -375,6 +375,7 @@ var stopwords = sync.OnceValue(func() map[string]bool {
 		каждый всегда никогда иногда сейчас используй используем запомни помни
 		user users item step action meeting closes fixes resolves fixed added updated removed
 		changed reported released merged deploy deployed install configure second third fourth last
+		ux ui todo fixme wip fyi imo imho afaik asap tldr
 		пользователь пользователи проект сервер задача шаг пункт встреча исправлено добавлено
 		обновлено удалено важно итак например кстати
 	`) {

@@ -232,6 +232,18 @@ func TestExtract_terms(t *testing.T) {
 		{"Russian", "Мы развернули nginx у Алексея", nil, []string{"proper:Алексея", "~term:nginx"}},
 		// A Russian word opening a sentence may be a noun: known entities only.
 		{"RussianOpener", "Маша переехала. Команда рада, Маша тоже", nil, []string{"proper:Маша", "~proper:Команда"}},
+		// Commit messages: a numbered list item opens a sentence ("1. Roughly"
+		// was a name), the verb after a "scope: " subject prefix is no
+		// candidate name ("printer: rejigger ..." linked every commit that
+		// said rejigger), and generic jargon in capitals is no name ("UX").
+		{"NumberedList", "Steps:\n1. Roughly double the buffer.\n2) Roughly halve it.", nil, []string{"~proper:Steps", "~proper:Roughly"}},
+		{"NumberEndsSentence", "It took 3 tries in 2019. Roughly half failed.", nil, []string{"~proper:Roughly"}},
+		{"SubjectVerb", "printer: rejigger how paths are written", nil, nil},
+		{"SubjectVerbScopes", "cli/args, printer: rejigger flags\n\nWe rejigger again later.", nil, []string{"term:cli/args", "~term:rejigger"}},
+		{"SubjectTermStays", "deps: nginx 1.27 everywhere", nil, []string{"~term:deps", "~term:nginx"}},
+		{"SubjectObjectStays", "deps: bump nginx to 1.27", nil, []string{"~term:deps", "~term:nginx"}},
+		{"JargonCaps", "cli: improve the UX and the UI; TODO: FYI", nil, nil},
+		{"AcronymsStay", "We deploy to AWS via the GitHub API.", nil, []string{"proper:AWS", "identifier:GitHub", "proper:API"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := render(text.Extract(tt.in, tt.tags))

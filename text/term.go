@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -306,7 +307,7 @@ func (x *extractor) term(start int, core string) bool {
 	case techWord(w), strings.ContainsAny(w, "-/") && compoundTerm(w):
 		x.add(start, EntityTerm, w)
 		return true
-	case isRareWord(w):
+	case isRareWord(w) && !x.subjectVerb(start, start+len(core)):
 		x.weak = append(x.weak, candidate{pos: start, Entity: Entity{Name: w, Kind: EntityTerm, Recurring: true}})
 	}
 	return false
@@ -363,6 +364,8 @@ func (x *extractor) sentenceStart(i int) bool {
 			return !x.abbrevBefore(i - n)
 		case r == '\n', r == '!', r == '?', r == ':', r == '…':
 			return true
+		case r == ')':
+			return x.listMarkerBefore(i - n)
 		case r == ' ', r == '\t', r == '\r', strings.ContainsRune(`"'«“‘„([{*-•–—>`, r):
 			i -= n
 		default:
@@ -370,6 +373,48 @@ func (x *extractor) sentenceStart(i int) bool {
 		}
 	}
 	return true
+}
+
+// subjectVerb reports whether s[start:end] is the first word after a
+// commit subject's "scope: " prefix ("printer: rejigger how paths are
+// written", "cli/args, doc: tweak the ..."), followed by a lower-case word: the
+// subject's verb, however rare ("rejigger"), names nothing, and as a
+// recurring candidate it linked every commit of an author who likes it.
+func (x *extractor) subjectVerb(start, end int) bool {
+	s := x.s
+	if nl := strings.IndexByte(s, '\n'); (nl >= 0 && start > nl) || end+1 >= len(s) || s[end] != ' ' || s[end+1] < 'a' || s[end+1] > 'z' {
+		return false // a verb has an object: "rejigger how", not "nginx 1.27"
+	}
+	scope, ok := strings.CutSuffix(s[:start], ": ")
+	if !ok || scope == "" || len(scope) > 60 {
+		return false
+	}
+	for i := 0; i < len(scope); i++ {
+		if c := scope[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("/_.,*- {}", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// listMarkerBefore reports whether the ')' at i closes a list marker that
+// opens its line ("2) ", "b) "), so what follows starts a sentence.
+func (x *extractor) listMarkerBefore(i int) bool {
+	j := i
+	for j > 0 && i-j < 3 {
+		c := x.s[j-1]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z') {
+			break
+		}
+		j--
+	}
+	if j == i || i-j > 1 && !('0' <= x.s[i-1] && x.s[i-1] <= '9') {
+		return false
+	}
+	for j > 0 && (x.s[j-1] == ' ' || x.s[j-1] == '\t') {
+		j--
+	}
+	return j == 0 || x.s[j-1] == '\n'
 }
 
 // commonOpener reports whether a one-word capitalised phrase opening a
@@ -409,13 +454,17 @@ func (x *extractor) abbrevBefore(i int) bool {
 		j -= n
 	}
 	w := x.s[j:i]
-	return strings.Contains(w, ".") || abbrevs[Normalize(w)] || utf8.RuneCountInString(w) == 1
+	// One letter is an initial ("J. Smith"); one digit ends a sentence or
+	// numbers a list item ("1. Roughly ..."), which opens one.
+	first, _ := utf8.DecodeRuneInString(w)
+	return strings.Contains(w, ".") || abbrevs[Normalize(w)] || utf8.RuneCountInString(w) == 1 && !unicode.IsDigit(first)
 }
 
 // entityProbe exercises what entity extraction depends on: terms, rare
-// and common words, openers, paths, identifiers and Russian names.
-const entityProbe = "Kudos! We deployed nginx and k8s via docker-compose, --dry-run, /etc/nginx/nginx.conf, " +
-	"pkg/errors and max_retries; Mark met Alice. Пароль у Алексея в Москве."
+// and common words, openers, paths, identifiers, Russian names, a commit
+// subject's verb, list markers and jargon in capitals.
+const entityProbe = "printer: rejigger the flags. Kudos! We deployed nginx and k8s via docker-compose, --dry-run, /etc/nginx/nginx.conf, " +
+	"pkg/errors and max_retries; Mark met Alice. Пароль у Алексея в Москве.\n1. Roughly the UX."
 
 // EntityFingerprint identifies the behaviour of [Extract] and [EntityKey]:
 // when they change, the fingerprint changes, and stores' entities derived

@@ -58,10 +58,18 @@ func (s *Server) handleCreateFact(w http.ResponseWriter, r *http.Request) error 
 
 // FactList is the body of GET /api/facts.
 type FactList struct {
-	Facts  []*holomem.Fact `json:"facts"`
-	Total  int             `json:"total"`
-	Offset int             `json:"offset"`
-	Limit  int             `json:"limit"`
+	Facts []*holomem.Fact `json:"facts"`
+	// Total counts the facts that match, superseded ones only with
+	// ?include_superseded=true.
+	Total  int `json:"total"`
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
+	// IncludeSuperseded says whether superseded facts are listed and
+	// counted; SupersededExcluded is how many matching ones were left out
+	// (0 when they are included), so a total that differs from `holomem
+	// stats` says why.
+	IncludeSuperseded  bool `json:"include_superseded"`
+	SupersededExcluded int  `json:"superseded_excluded"`
 }
 
 // handleListFacts lists a namespace's facts by id, filtered by ?category=,
@@ -103,7 +111,18 @@ func (s *Server) handleListFacts(w http.ResponseWriter, r *http.Request) error {
 	if facts == nil {
 		facts = []*holomem.Fact{}
 	}
-	writeJSON(w, http.StatusOK, FactList{Facts: facts, Total: total, Offset: offset, Limit: limit})
+	excluded := 0
+	if !superseded {
+		all := filter
+		all.IncludeSuperseded, all.Offset, all.Limit = true, 0, 1
+		_, n, err := s.store.FindFacts(r.Context(), all)
+		if err != nil {
+			return fmt.Errorf("list facts: count superseded: %w", err)
+		}
+		excluded = max(0, n-total)
+	}
+	writeJSON(w, http.StatusOK, FactList{Facts: facts, Total: total, Offset: offset, Limit: limit,
+		IncludeSuperseded: superseded, SupersededExcluded: excluded})
 	return nil
 }
 
@@ -226,7 +245,7 @@ func (s *Server) handleSupersede(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if err := s.mem.Supersede(r.Context(), req.Old, req.New); err != nil {
-		return fmt.Errorf("supersede %d with %d: %w", req.Old, req.New, err)
+		return err // it names the operation and the ids
 	}
 	writeJSON(w, http.StatusOK, SupersedeResponse{Old: req.Old, New: req.New, Superseded: true})
 	return nil

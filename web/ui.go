@@ -123,6 +123,13 @@ func (s *Server) uiRoutes() {
 	m := s.mux
 	static, _ := fs.Sub(uiFiles, "assets")
 	m.Handle("GET /static/", http.StripPrefix("/static/", staticHandler(http.FileServerFS(static))))
+	// Browsers ask for /favicon.ico on their own; a 404 there filled the
+	// server's and the console's logs. The icon is public, like /static/.
+	m.Handle("GET /favicon.ico", staticHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r2 := r.Clone(r.Context())
+		r2.URL.Path = "/favicon.svg"
+		http.FileServerFS(static).ServeHTTP(w, r2)
+	})))
 	m.HandleFunc("GET /login", s.page(s.handleLoginPage))
 	m.HandleFunc("POST /login", s.page(s.handleLogin))
 
@@ -354,10 +361,46 @@ func (s *Server) uiError(w http.ResponseWriter, r *http.Request, p *page, err er
 		w.Header().Set("WWW-Authenticate", `Bearer realm="holomem"`)
 	}
 	p.Title, p.Data = http.StatusText(status), msg
+	if htmxRequest(r) {
+		s.renderAlert(w, status, p)
+		return
+	}
 	if rerr := s.renderStatus(w, r, status, "error", p); rerr != nil {
 		s.log.Error("web ui: render error page", "err", rerr)
 		http.Error(w, msg, status)
 	}
+}
+
+// htmxRequest reports whether htmx sent r (a boosted link or form): it
+// swaps in 2xx answers only, so an error page sent with its 4xx status was
+// dropped and a refused form showed nothing. A history restore is a whole
+// page load and gets the page.
+func htmxRequest(r *http.Request) bool {
+	return r.Header.Get("HX-Request") == "true" && r.Header.Get("HX-History-Restore-Request") != "true"
+}
+
+// renderAlert answers an htmx request that failed with the error as a
+// fragment for the page's #ui-error region, which the response headers
+// tell htmx to fill (HX-Retarget, HX-Reswap), leaving the page and its
+// form as they were and the address bar unchanged (HX-Push-Url). The
+// status is 200 because htmx swaps nothing else; the error's own status
+// is in X-Holomem-Status. Without JavaScript the form gets the error page
+// with its status (uiError).
+func (s *Server) renderAlert(w http.ResponseWriter, status int, p *page) {
+	var buf bytes.Buffer
+	if err := s.ui.pages["error"].ExecuteTemplate(&buf, "alert", p); err != nil {
+		s.log.Error("web ui: render error alert", "err", err)
+		buf.Reset()
+		buf.WriteString(template.HTMLEscapeString(p.Title))
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("HX-Retarget", "#ui-error")
+	h.Set("HX-Reswap", "innerHTML")
+	h.Set("HX-Push-Url", "false")
+	h.Set("X-Holomem-Status", strconv.Itoa(status))
+	w.WriteHeader(http.StatusOK)
+	w.Write(buf.Bytes()) //nolint:errcheck // the status is sent; a failed write means the client left
 }
 
 func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request, p *page) error {

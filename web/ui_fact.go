@@ -293,7 +293,7 @@ func (s *Server) handleSupersedeForm(w http.ResponseWriter, r *http.Request, p *
 		return err
 	}
 	if err := s.mem.Supersede(r.Context(), older, newer); err != nil {
-		return fmt.Errorf("supersede %d with %d: %w", older, newer, err)
+		return err // it names the operation and the ids
 	}
 	return seeOther(w, r, factPath(newer)+"?done=superseded")
 }

@@ -419,3 +419,66 @@ func TestUI_Status(t *testing.T) {
 		t.Errorf("status page with Options.Status: %.2000s", r.body)
 	}
 }
+
+// TestUI_RefusedHtmxFormsShowTheError: htmx swaps only 2xx answers, so a
+// refused form sent by htmx (the pages boost every form) gets its error as
+// a fragment for the page's #ui-error region, with the headers that tell
+// htmx where to put it and not to change the address; the same form without
+// JavaScript gets the error page with its status.
+func TestUI_RefusedHtmxFormsShowTheError(t *testing.T) {
+	b := newBrowser(t, web.Options{})
+	a := b.remember("The API listens on port 8080")
+	tok := b.csrf(fmt.Sprintf("/facts/%d", a))
+	if !strings.Contains(string(b.get(fmt.Sprintf("/facts/%d", a)).body), `id="ui-error"`) {
+		t.Fatal("the fact page has no #ui-error region")
+	}
+	cases := []struct {
+		name, path string
+		form       url.Values
+		status     int
+		want       string
+	}{
+		{"link to a missing fact", fmt.Sprintf("/facts/%d/link", a), url.Values{"to": {"999"}, "kind": {"causal"}}, 404, "not found"},
+		{"supersede by itself", fmt.Sprintf("/facts/%d/supersede", a), url.Values{"old": {fmt.Sprint(a)}}, 400, "cannot replace itself"},
+		{"empty edit", fmt.Sprintf("/facts/%d/edit", a), url.Values{"content": {"  "}, "category": {"general"}}, 400, "empty"},
+		{"stale CSRF token", fmt.Sprintf("/facts/%d/edit", a), url.Values{"content": {"x"}, "csrf": {"00"}}, 403, "CSRF"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if !tc.form.Has("csrf") {
+				tc.form.Set("csrf", tok)
+			}
+			r := b.post(tc.path, tc.form, "HX-Request", "true", "HX-Boosted", "true")
+			body := string(r.body)
+			if r.status != http.StatusOK || r.header.Get("HX-Retarget") != "#ui-error" || r.header.Get("HX-Reswap") != "innerHTML" ||
+				r.header.Get("HX-Push-Url") != "false" || r.header.Get("X-Holomem-Status") != fmt.Sprint(tc.status) {
+				t.Errorf("htmx: %d, headers %v; want 200 with HX-Retarget #ui-error, HX-Reswap innerHTML, HX-Push-Url false, X-Holomem-Status %d",
+					r.status, r.header, tc.status)
+			}
+			if !strings.Contains(body, tc.want) || strings.Contains(body, "<html") || strings.Count(body, "supersede") > 1 {
+				t.Errorf("htmx body %q: want a fragment saying %q", body, tc.want)
+			}
+			r = b.post(tc.path, tc.form)
+			if r.status != tc.status || !strings.Contains(string(r.body), "<html") || !strings.Contains(string(r.body), tc.want) {
+				t.Errorf("without htmx: %d %.300s; want the %d error page saying %q", r.status, r.body, tc.status, tc.want)
+			}
+		})
+	}
+	if f, err := b.mem.Store().FindFactByID(t.Context(), a); err != nil || f.Content != "The API listens on port 8080" {
+		t.Errorf("a refused form changed the fact: %+v, %v", f, err)
+	}
+}
+
+// TestUI_Favicon: browsers ask for /favicon.ico by themselves; it is a
+// small public icon, not a 404, also when a token guards the pages.
+func TestUI_Favicon(t *testing.T) {
+	for _, token := range []string{"", "secret-token-for-the-test"} {
+		b := newBrowser(t, web.Options{Token: token})
+		for _, path := range []string{"/favicon.ico", "/static/favicon.svg"} {
+			r := b.get(path)
+			if r.status != http.StatusOK || r.header.Get("Content-Type") != "image/svg+xml" || !bytes.Contains(r.body, []byte("<svg")) || len(r.body) > 1024 {
+				t.Errorf("token %v: GET %s: %d %q, %d bytes; want 200 image/svg+xml under 1 KiB", token != "", path, r.status, r.header.Get("Content-Type"), len(r.body))
+			}
+		}
+	}
+}

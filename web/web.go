@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -429,12 +430,52 @@ func jsonError(err error, limit int64) error {
 		return fmt.Errorf("%w: the JSON body ends early", errBadRequest)
 	case errors.As(err, &syntax):
 		return fmt.Errorf("%w: invalid JSON at byte %d: %v", errBadRequest, syntax.Offset, err)
+	case errors.As(err, &typ) && typ.Field == "":
+		// The whole body has the wrong shape ([...], "x", 5): say what it
+		// must be, not the Go type it is decoded into.
+		return fmt.Errorf("%w: the body must be a JSON object, not %s", errBadRequest, jsonNoun(typ.Value))
 	case errors.As(err, &typ):
-		return fmt.Errorf("%w: field %q must be %s, not %s", errBadRequest, typ.Field, typ.Type, typ.Value)
+		return fmt.Errorf("%w: field %q must be %s, not %s", errBadRequest, typ.Field, jsonKind(typ.Type), jsonNoun(typ.Value))
 	default:
 		// Unknown fields ("json: unknown field \"x\"") and the like.
 		return fmt.Errorf("%w: %s", errBadRequest, strings.TrimPrefix(err.Error(), "json: "))
 	}
+}
+
+// jsonKind names the JSON a Go type decodes from, for a client: "an
+// object", never "web.FactRequest".
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another JSON value"
+}
+
+// jsonNoun is the JSON value kind encoding/json reports ("array",
+// "number 5") with an article.
+func jsonNoun(v string) string {
+	if v == "" {
+		return "that"
+	}
+	if strings.IndexByte("aeiou", v[0]) >= 0 {
+		return "an " + v
+	}
+	return "a " + v
 }
 
 // namespace picks a request's namespace: the body's (when the endpoint has

@@ -209,6 +209,7 @@ func TestServer_Errors(t *testing.T) {
 		{"TwoValues", "POST", "/api/facts", `{"content":"a"} {"content":"b"}`, 400, "bad_request"},
 		{"UnknownField", "POST", "/api/facts", map[string]any{"content": "x", "trust": 1}, 400, "bad_request"},
 		{"WrongType", "POST", "/api/facts", map[string]any{"content": 5}, 400, "bad_request"},
+		{"WrongNestedType", "POST", "/api/facts", map[string]any{"content": "x", "anchor": "go.mod"}, 400, "bad_request"},
 		{"EmptyContent", "POST", "/api/facts", map[string]any{"content": " "}, 400, "invalid"},
 		{"TooLarge", "POST", "/api/facts", map[string]any{"content": strings.Repeat("word ", 2000)}, 413, "too_large"},
 		{"AnchorDevice", "POST", "/api/facts", map[string]any{"content": "x", "anchor": map[string]any{"path": "/dev/zero", "hash": "x"}}, 400, "invalid"},
@@ -238,6 +239,10 @@ func TestServer_Errors(t *testing.T) {
 		{"DeleteEdgeBadID", "DELETE", "/api/edges?from=x&to=1&kind=causal", nil, 400, "invalid"},
 		{"SupersedeUnknown", "POST", "/api/supersede", map[string]any{"old": id, "new": 999999}, 404, "not_found"},
 		{"SupersedeZero", "POST", "/api/supersede", map[string]any{"old": id}, 400, "invalid"},
+		{"SupersedeItself", "POST", "/api/supersede", map[string]any{"old": id, "new": id}, 400, "invalid"},
+		{"ArrayBody", "POST", "/api/facts", `[{"content":"x"}]`, 400, "bad_request"},
+		{"ArrayRecall", "POST", "/api/recall", `["tea"]`, 400, "bad_request"},
+		{"StringBody", "POST", "/api/edges", `"x"`, 400, "bad_request"},
 		{"NoRoute", "GET", "/api/nothing", nil, 404, "not_found"},
 		{"WrongMethod", "PUT", "/api/facts", nil, 405, "method_not_allowed"},
 	}
@@ -246,6 +251,17 @@ func TestServer_Errors(t *testing.T) {
 			eb := fails(t, e.do(tc.method, tc.path, tc.body), tc.status, tc.code)
 			if strings.Contains(eb.Error, "holomem: ") {
 				t.Errorf("error %q repeats the sentinel prefix", eb.Error)
+			}
+			if strings.Count(eb.Error, fmt.Sprintf("supersede %d with %d", id, id)) > 1 || strings.Count(eb.Error, "invalid input") > 1 {
+				t.Errorf("error %q says what failed twice", eb.Error)
+			}
+			if strings.Contains(eb.Error, "web.") || strings.Contains(eb.Error, "holomem.") {
+				t.Errorf("error %q names a Go type", eb.Error)
+			}
+			if tc.name == "ArrayBody" || tc.name == "StringBody" || tc.name == "ArrayRecall" {
+				if !strings.Contains(eb.Error, "the body must be a JSON object") {
+					t.Errorf("error %q does not say the body must be a JSON object", eb.Error)
+				}
 			}
 		})
 	}
@@ -733,5 +749,40 @@ func TestServer_MCP(t *testing.T) {
 	e := &env{t: t, ts: ts, store: st, token: "tok"}
 	if l := ok[web.FactList](t, e.do("GET", "/api/facts", nil), http.StatusOK); l.Total != 1 || l.Facts[0].Content != "Alice prefers tea" {
 		t.Errorf("fact remembered over MCP not listed by the API: %+v", l)
+	}
+}
+
+// TestServer_ListSaysSupersededLeftOut: GET /api/facts leaves superseded
+// facts out of its list and total unless asked, and says so and how many,
+// so its total matching no other count is explained.
+func TestServer_ListSaysSupersededLeftOut(t *testing.T) {
+	e := newEnv(t, web.Options{})
+	old := e.remember("The API listens on port 8080", "category", "net").Fact.ID
+	cur := e.remember("The API listens on port 9090 since the migration", "category", "net").Fact.ID
+	e.remember("The proxy forwards to the API", "category", "net")
+	ok[web.SupersedeResponse](t, e.do("POST", "/api/supersede", map[string]any{"old": old, "new": cur}), http.StatusOK)
+	for _, tc := range []struct {
+		query        string
+		total        float64
+		included     bool
+		excluded     float64
+		listedTheOld bool
+	}{
+		{"?category=net", 2, false, 1, false},
+		{"?category=net&include_superseded=true", 3, true, 0, true},
+		{"?category=other", 0, false, 0, false},
+	} {
+		var body map[string]any
+		if err := json.Unmarshal(e.do("GET", "/api/facts"+tc.query, nil).body, &body); err != nil {
+			t.Fatal(err)
+		}
+		listed := false
+		for _, f := range body["facts"].([]any) {
+			listed = listed || f.(map[string]any)["id"].(float64) == float64(old)
+		}
+		if body["total"] != tc.total || body["include_superseded"] != tc.included || body["superseded_excluded"] != tc.excluded || listed != tc.listedTheOld {
+			t.Errorf("GET /api/facts%s: total %v, include_superseded %v, superseded_excluded %v, old fact listed %v; want %v, %v, %v, %v",
+				tc.query, body["total"], body["include_superseded"], body["superseded_excluded"], listed, tc.total, tc.included, tc.excluded, tc.listedTheOld)
+		}
 	}
 }

@@ -31,7 +31,8 @@ func (a *app) addCmd() *cobra.Command {
 	var tags []string
 	var anchorFile string
 	cmd := &cobra.Command{
-		Use: "add CONTENT... | add -", Short: "Remember a fact (reports near-duplicates and contradictions)", GroupID: "facts",
+		Annotations: createsDB,
+		Use:         "add CONTENT... | add -", Short: "Remember a fact (reports near-duplicates and contradictions)", GroupID: "facts",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			content, err := a.readContent(args)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/embed"
+	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/retrieve"
 )
 
@@ -53,6 +55,10 @@ type app struct {
 	// liveIndex keeps the text index and candidate rows in memory,
 	// following the store's change feed (serve, mcp).
 	liveIndex bool
+	// createDB lets open create a missing SQLite file: only the commands
+	// annotated createsDB (init, add, import, serve, mcp, ui) may. A read
+	// with a mistyped --db created an empty database and found nothing.
+	createDB bool
 	// oneConnection opens an SQLite store with one connection for reads
 	// and writes (sqlite.WithOneConnection): recall and the prompt hook,
 	// one-shot processes that read a little and write once.
@@ -133,8 +139,9 @@ func (a *app) bareRoot() *cobra.Command {
 keyword, by meaning, by structure (holographic vectors) and by graph.
 
 The database is --db, $HOLOMEM_DB, or ` + defaultDBPath() + `;
-a postgres:// address there selects PostgreSQL.
-Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
+a postgres:// address there selects PostgreSQL. init, add, import, serve,
+mcp and ui create a missing database; other commands say it is missing.
+Exit codes: 0 ok, 1 error, 2 usage, 3 not found (also: no database at --db), 4 invalid input,
 5 conflict, 6 unsupported database, 7 no embedding model.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -153,7 +160,7 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 			a.envErr = fmt.Errorf("$HOLOMEM_HALF_LIFE: %w", err)
 		}
 	}
-	f.Var(halfLifeFlag{&a.halfLife}, "half-life", "age at which decay halves a fact's score, e.g. 90d or 720h ($HOLOMEM_HALF_LIFE; default 90d; negative: no decay)")
+	f.Var(halfLifeFlag{&a.halfLife}, "half-life", "age at which decay halves a fact's score, e.g. 90d or 720h ($HOLOMEM_HALF_LIFE; default 90d; history categories 3 years; negative, e.g. -1: no decay for any category)")
 	f.StringVar(&a.anchorRoot, "anchor-root", os.Getenv("HOLOMEM_ANCHOR_ROOT"), "directory anchors are confined to ($HOLOMEM_ANCHOR_ROOT; default: the git project's top level)")
 	f.Float64Var(&a.decayFloor, "decay-floor", 0, "share of a fact's score that never decays, 0..1 (default 0.7; negative: none)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
@@ -162,6 +169,9 @@ Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input,
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if a.envErr != nil && !cmd.Flags().Changed("half-life") {
 			return a.envErr
+		}
+		for c := cmd; c != nil; c = c.Parent() {
+			a.createDB = a.createDB || c.Annotations[createsDBKey] != ""
 		}
 		return nil
 	}
@@ -226,12 +236,45 @@ func (a *app) openLocked(ctx context.Context) (holomem.Store, error) {
 	if a.store != nil {
 		return a.store, nil
 	}
+	if err := a.checkDBExists(); err != nil {
+		return nil, err
+	}
 	s, err := openStore(ctx, a.dbPath, a.oneConnection)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", displayAddr(a.dbPath), err)
 	}
 	a.store = s
 	return s, nil
+}
+
+// createsDBKey marks, in a command's Annotations, a command that may
+// create the database; createsDB is the annotation.
+const createsDBKey = "holomem:creates-db"
+
+var createsDB = map[string]string{createsDBKey: "yes"}
+
+// errNoDatabase is the answer of a command that reads a database which
+// does not exist. It is ErrNotFound (exit code 3).
+type errNoDatabase struct{ path string }
+
+func (e *errNoDatabase) Error() string {
+	return fmt.Sprintf("no database at %s; run `holomem init` to create one (or check --db / $HOLOMEM_DB)", e.path)
+}
+
+func (e *errNoDatabase) Is(target error) bool { return target == holomem.ErrNotFound }
+
+// checkDBExists refuses to open a missing SQLite file unless the command
+// may create it (see createDB). PostgreSQL databases are created by their
+// server, not here.
+func (a *app) checkDBExists() error {
+	if a.createDB || postgres.IsAddress(a.dbPath) {
+		return nil
+	}
+	p := sqlitePath(a.dbPath)
+	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return &errNoDatabase{path: p}
+	}
+	return nil
 }
 
 // memory opens the store and the memory service, with the embedding model
@@ -331,11 +374,13 @@ func (a *app) printError(err error, code int) {
 	if errors.Is(err, holomem.ErrStorageFull) {
 		hint = "free disk space on the database's file system (or point --db elsewhere) and retry; nothing acknowledged was lost (`holomem verify` checks the file)"
 	}
+	// The sentinels' "holomem: " prefix, once per wrapped error, is said
+	// once, by the line below or by nobody in JSON.
+	msg = strings.ReplaceAll(strings.TrimPrefix(msg, "holomem: "), ": holomem: ", ": ")
 	if a.jsonOut {
 		_ = json.NewEncoder(a.stderr).Encode(map[string]any{"error": msg, "exit_code": code, "hint": hint})
 		return
 	}
-	msg = strings.ReplaceAll(strings.TrimPrefix(msg, "holomem: "), ": holomem: ", ": ")
 	fmt.Fprintf(a.stderr, "holomem: %s\n", msg)
 	if hint != "" {
 		fmt.Fprintf(a.stderr, "hint: %s\n", hint)

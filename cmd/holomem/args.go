@@ -50,8 +50,8 @@ func (a *app) factIn(ctx context.Context, s holomem.Store, id int64) (*holomem.F
 }
 
 // idsIn opens the store and checks that every id names a fact of the
-// command's namespace, before the write op touches any of them; errors
-// name op once.
+// command's namespace, before a write touches any of them. An error names
+// the operation op ("supersede"), once.
 func (a *app) idsIn(ctx context.Context, op string, ids ...int64) error {
 	s, err := a.open(ctx)
 	if err != nil {

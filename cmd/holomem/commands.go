@@ -52,6 +52,7 @@ var commands = []command{
 	{"bench", (*app).benchCmd},
 	{"eval", (*app).evalCmd},
 	// Agents.
+	{"connect", (*app).connectCmd},
 	{"hook", (*app).hookCmd},
 	{"mcp", (*app).mcpCmd},
 	{"serve", (*app).serveCmd},

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem/internal/storecopy"
+	"github.com/holomem/holomem/postgres"
 )
 
 func (a *app) copyCmd() *cobra.Command {
@@ -33,6 +37,11 @@ a difference is an error. Run ` + "`holomem graph build`" + ` on the destination
 				return usagef("--from and --to name the same database")
 			}
 			ctx := cmd.Context()
+			if p := sqlitePath(from); !postgres.IsAddress(from) {
+				if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+					return &errNoDatabase{path: p} // copying from it would create it
+				}
+			}
 			src, err := openStore(ctx, from, false)
 			if err != nil {
 				return fmt.Errorf("open %s: %w", displayAddr(from), err)

@@ -12,10 +12,16 @@ import (
 
 // parseHalfLife reads a half-life: a Go duration ("720h") or days ("90d",
 // "1.5d"), the unit people think of decay in. time.ParseDuration stops at
-// hours, and silently keeping the default on "90d" hid the mistake.
+// hours, and silently keeping the default on "90d" hid the mistake. Any
+// negative value turns decay off (for every category: see
+// retrieve.Options.HalfLife), so a bare negative number ("-1") needs no
+// unit; a bare positive one is refused, since 90 could mean days or hours.
 func parseHalfLife(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	bad := fmt.Errorf("%w: half-life %q: give days or a duration, e.g. 90d or 720h", holomem.ErrInvalid, s)
+	bad := fmt.Errorf("%w: half-life %q: give days or a duration, e.g. 90d or 720h (negative: no decay)", holomem.ErrInvalid, s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f < 0 && !math.IsInf(f, 0) {
+		return -time.Nanosecond, nil
+	}
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		f, err := strconv.ParseFloat(days, 64)
 		// 100,000 days is far past any useful half-life and well inside int64 nanoseconds.
@@ -37,6 +43,9 @@ type halfLifeFlag struct{ d *time.Duration }
 func (f halfLifeFlag) String() string {
 	if f.d == nil || *f.d == 0 {
 		return ""
+	}
+	if *f.d < 0 {
+		return "-1"
 	}
 	if *f.d%(24*time.Hour) == 0 {
 		return strconv.FormatInt(int64(*f.d/(24*time.Hour)), 10) + "d"

@@ -54,7 +54,11 @@ It always exits 0 so a slow or broken memory never blocks the prompt.
 When 'holomem serve' or 'holomem mcp' runs on the same database, the hook
 asks it over a private Unix socket instead of opening the store: that
 process has its caches (and the embedding model) warm, and answers with its
-own channels and settings. --standalone always recalls in this process.`,
+own channels and settings. --standalone always recalls in this process.
+
+With --json it prints one JSON object whatever happens:
+{"context": the text to inject or "", "hits": N, "outcome": "injected",
+"empty", "timeout" or "failed"}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.oneConnection = true
@@ -83,6 +87,7 @@ func (a *app) runHook(parent context.Context, deadline time.Duration, limit, bud
 
 	raw, err := readWithin(ctx, a.stdin, maxHookInput)
 	if err != nil {
+		a.hookPrint("", 0, hookTimeout)
 		a.logHook(hookTimeout, 0, time.Since(start), "stdin: "+err.Error())
 		return
 	}
@@ -95,6 +100,7 @@ func (a *app) runHook(parent context.Context, deadline time.Duration, limit, bud
 	ns := a.ns()
 	prompt := cleanPrompt(ev.Prompt)
 	if prompt == "" {
+		a.hookPrint("", 0, hookEmpty)
 		a.logHook(hookEmpty, 0, time.Since(start), "")
 		return
 	}
@@ -137,14 +143,37 @@ func (a *app) runHook(parent context.Context, deadline time.Duration, limit, bud
 	case <-ctx.Done():
 		outcome = hookTimeout
 	}
-	if ans.out != "" && outcome == hookInjected {
-		fmt.Fprint(a.stdout, ans.out)
-	}
+	a.hookPrint(ans.out, ans.hits, outcome)
 	detail := ""
 	if ans.err != nil {
 		detail = ans.err.Error()
 	}
 	a.logHook(outcome, ans.hits, time.Since(start), detail)
+}
+
+// hookInjection is what `hook recall --json` prints: the text to inject
+// ("" unless memory was injected), how many facts it holds, and the run's
+// outcome (injected, empty, timeout, failed).
+type hookInjection struct {
+	Context string `json:"context"`
+	Hits    int    `json:"hits"`
+	Outcome string `json:"outcome"`
+}
+
+// hookPrint prints one run's answer: the injection as text (nothing unless
+// memory was injected), or with --json always one JSON object, so a program
+// reading it gets an answer on every outcome.
+func (a *app) hookPrint(out string, hits int, outcome string) {
+	if outcome != hookInjected {
+		out, hits = "", 0
+	}
+	if a.jsonOut {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetEscapeHTML(false) // the context is for an agent, not a web page
+		_ = enc.Encode(hookInjection{Context: out, Hits: hits, Outcome: outcome})
+		return
+	}
+	fmt.Fprint(a.stdout, out)
 }
 
 // readWithin reads r up to limit bytes, or fails when ctx is done first
@@ -284,7 +313,11 @@ func (a *app) logHook(outcome string, hits int, took time.Duration, detail strin
 		return
 	}
 	// The recall that missed the deadline is still opening the store or
-	// the model: log through a handle of our own rather than wait for it.
+	// the model: log through a handle of our own rather than wait for it
+	// (never creating the database: the hook only reads).
+	if a.checkDBExists() != nil {
+		return
+	}
 	s, err := openStore(ctx, a.dbPath, true)
 	if err != nil {
 		return

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"path/filepath"
 	"strings"
@@ -55,6 +56,10 @@ func TestCLI_HookStoreOutlivesLateRecall(t *testing.T) {
 	t.Setenv("HOLOMEM_MODEL_DIR", t.TempDir())
 	db := filepath.Join(t.TempDir(), "hook.db")
 	var out, errb bytes.Buffer
+	if code := run(t.Context(), []string{"--db", db, "init"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, errb.String()) // the hook reads; it creates no database
+	}
+	out.Reset()
 	a := newApp(strings.NewReader("which database runs on staging?"), &out, &errb)
 	release := make(chan struct{})
 	result := make(chan error, 1)
@@ -121,5 +126,53 @@ func TestRenderInjection_CategoryCannotEscape(t *testing.T) {
 		if !strings.Contains(l, "(flagged:") {
 			t.Errorf("the category's instruction is not flagged: %q", l)
 		}
+	}
+}
+
+// hookJSON is what `hook recall --json` prints for an answer.
+func hookJSON(t *testing.T, context string, hits int, outcome string) string {
+	t.Helper()
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(hookInjection{Context: context, Hits: hits, Outcome: outcome}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestCLI_HookJSON: `hook recall --json` prints the injection as one JSON
+// object ({"context", "hits", "outcome"}) on every outcome; it printed the
+// text as if --json were not there.
+func TestCLI_HookJSON(t *testing.T) {
+	c := newCLI(t)
+	c.ok("add", "The staging database is Postgres 16 on db-stage-1")
+	c.ok("add", "Deploys go through the blue-green pipeline")
+	ev := `{"hook_event_name":"UserPromptSubmit","prompt":"which postgres runs on staging?"}`
+	text, _, code := c.run(ev, "hook", "recall", "--standalone")
+	if code != 0 || !strings.Contains(text, "Postgres 16") {
+		t.Fatalf("hook recall: exit %d\n%s", code, text)
+	}
+	for _, tc := range []struct {
+		name, stdin string
+		want        string
+	}{
+		{"injected", ev, hookJSON(t, text, strings.Count(text, "\n- [#"), "injected")},
+		{"no prompt", `{"hook_event_name":"UserPromptSubmit","prompt":"  "}`, hookJSON(t, "", 0, "empty")},
+		{"nothing found", "zebra xylophone quartz", hookJSON(t, "", 0, "empty")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, args := range [][]string{{"--json", "hook", "recall", "--standalone"}, {"hook", "recall", "--standalone", "--json"}} {
+				out, _, code := c.run(tc.stdin, args...)
+				if code != 0 || out != tc.want {
+					t.Errorf("holomem %v: exit %d\n%s\nwant\n%s", args, code, out, tc.want)
+				}
+			}
+		})
+	}
+	var got hookInjection
+	out, _, _ := c.run(ev, "--json", "hook", "recall", "--standalone")
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Hits < 1 || !strings.HasPrefix(got.Context, "<holomem-memory>") {
+		t.Errorf("--json answer %q: %+v, %v", out, got, err)
 	}
 }

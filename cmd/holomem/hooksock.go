@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -153,8 +152,8 @@ func (a *app) hookViaServer(ctx context.Context, start time.Time, ns, prompt str
 		rep.Outcome = hookEmpty
 	default:
 		rep.Outcome = hookInjected
-		fmt.Fprint(a.stdout, ans.Text)
 	}
+	a.hookPrint(ans.Text, ans.Hits, rep.Outcome)
 	rep.Took = time.Since(start)
 	cl.Close(rep)
 	return true

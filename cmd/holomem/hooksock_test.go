@@ -50,6 +50,9 @@ func TestCLI_HookViaServer(t *testing.T) {
 	if code != 0 || via != alone {
 		t.Errorf("hook recall with serve running: exit %d\n%s\nwant\n%s", code, via, alone)
 	}
+	if js, _, code := c.run(ev, "--json", "hook", "recall"); code != 0 || js != hookJSON(t, alone, strings.Count(alone, "\n- [#"), "injected") {
+		t.Errorf("hook recall --json with serve running: exit %d\n%s\nwant\n%s", code, js, hookJSON(t, alone, strings.Count(alone, "\n- [#"), "injected"))
+	}
 	if d := c.ok("doctor"); !strings.Contains(d, "hook_server: a running holomem process") {
 		t.Errorf("doctor with serve running:\n%s", d)
 	}
@@ -60,7 +63,7 @@ func TestCLI_HookViaServer(t *testing.T) {
 	if a.hookViaServer(t.Context(), time.Now(), "default", prompt, 5, 600, 0.05) {
 		t.Error("the hook reached a server after it stopped")
 	}
-	// Four runs: alone, two through the server (logged there), and the
+	// Five runs: alone, three through the server (logged there), and the
 	// one below, alone again; none is logged twice.
 	if again, _, _ := c.run(ev, "hook", "recall"); again != alone {
 		t.Errorf("hook after serve stopped:\n%s", again)
@@ -74,8 +77,8 @@ func TestCLI_HookViaServer(t *testing.T) {
 	}
 	hooks, _ := doc.Extra["hook_24h"].(map[string]any)
 	outcomes, _ := hooks["outcomes"].(map[string]any)
-	if got, _ := outcomes["injected"].(float64); got != 4 || len(outcomes) != 1 {
-		t.Errorf("logged hook outcomes = %v; want 4 injected", outcomes)
+	if got, _ := outcomes["injected"].(float64); got != 5 || len(outcomes) != 1 {
+		t.Errorf("logged hook outcomes = %v; want 5 injected", outcomes)
 	}
 }
 

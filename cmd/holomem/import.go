@@ -18,8 +18,9 @@ func (a *app) importCmd() *cobra.Command {
 	var into string
 	var chunkTokens int
 	cmd := &cobra.Command{
-		Use:   "import [jsonl|markdown|github|git] PATH",
-		Short: "Import facts and edges (idempotent, resumable: run it again after an interruption)",
+		Annotations: createsDB,
+		Use:         "import [jsonl|markdown|github|git] PATH",
+		Short:       "Import facts and edges (idempotent, resumable: run it again after an interruption)",
 		Long: `Imports records as facts with external keys, so running an import again skips
 what is already there. Kinds:
   jsonl     holomem's own export (default; lossless round trip with 'holomem export')

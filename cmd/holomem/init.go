@@ -9,7 +9,8 @@ import (
 
 func (a *app) initCmd() *cobra.Command {
 	return &cobra.Command{
-		Use: "init", Short: "Create the database (other commands create it too)", GroupID: "admin",
+		Annotations: createsDB,
+		Use:         "init", Short: "Create the database (add, import, serve and mcp create it too)", GroupID: "admin",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := a.open(cmd.Context())

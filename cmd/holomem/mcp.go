@@ -12,8 +12,9 @@ import (
 func (a *app) mcpCmd() *cobra.Command {
 	hookSocket := true
 	cmd := &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve the memory tools over MCP on stdin/stdout (for Claude Code, Cursor, any MCP client)",
+		Annotations: createsDB,
+		Use:         "mcp",
+		Short:       "Serve the memory tools over MCP on stdin/stdout (for Claude Code, Cursor, any MCP client)",
 		Long: `Runs an MCP server on stdin/stdout. The default namespace is the git project of the
 working directory (--global for the shared one). Logs go to stderr.
 Prompt hooks ('holomem hook recall') on the same database ask this process

@@ -27,8 +27,9 @@ func (a *app) serveCmd() *cobra.Command {
 	var backupDir string
 	hookSocket := true
 	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Serve the web UI (/), the HTTP JSON API and MCP over streamable HTTP (/mcp)",
+		Annotations: createsDB,
+		Use:         "serve",
+		Short:       "Serve the web UI (/), the HTTP JSON API and MCP over streamable HTTP (/mcp)",
 		Long: `Serves the web UI at /, /api/... (JSON), /mcp (MCP streamable HTTP) and /healthz. Binds to
 127.0.0.1:7777 by default and refuses a non-loopback address unless
 $HOLOMEM_TOKEN is set (clients then send "Authorization: Bearer <token>").

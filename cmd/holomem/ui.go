@@ -18,8 +18,9 @@ import (
 
 func (a *app) uiCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "ui",
-		Short: "Open the web UI: serve on a free loopback port and print the URL",
+		Annotations: createsDB,
+		Use:         "ui",
+		Short:       "Open the web UI: serve on a free loopback port and print the URL",
 		Long: `Runs 'holomem serve' on 127.0.0.1 with a free port and prints the URL to open
 in a browser: search, read, edit, add, import and check the memory.`,
 		GroupID: "agents", Args: cobra.NoArgs,

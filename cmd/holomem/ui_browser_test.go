@@ -356,6 +356,46 @@ func TestWebUI_Browser(t *testing.T) {
 		}
 	})
 
+	t.Run("refused forms show their error", func(t *testing.T) {
+		// htmx swaps only 2xx answers: these refusals showed nothing.
+		for _, tc := range []struct {
+			what string
+			fill chromedp.Action[chromedp.Void]
+			form string
+			want string
+		}{
+			{"link to a missing fact", chromedp.SetValue(chromedp.CSS(`#link input[name=to]`), "999"), "#link", "not found"},
+			{"supersede by itself", chromedp.SetValue(chromedp.CSS(`#supersede input[name=old]`), "2"), "#supersede", "cannot replace itself"},
+			{"empty edit", chromedp.SetValue(chromedp.CSS(`#edit textarea[name=content]`), "   "), "#edit", "empty"},
+		} {
+			do(t, tc.what, chromedp.Navigate(base+"/facts/2"), chromedp.WaitVisible(chromedp.CSS(`#fact`)), openPanels,
+				tc.fill, chromedp.Click(chromedp.CSS(tc.form+` button[type=submit], `+tc.form+` button`)))
+			waitFor(t, tc.what, `document.querySelector('#ui-error')?.textContent.includes('`+tc.want+`')`)
+			if got := count(t, `location.pathname === '/facts/2' && document.querySelector('#fact') !== null ? 1 : 0`); got != 1 {
+				t.Errorf("%s: the page left the fact (at %s)", tc.what, text(t, "main"))
+			}
+		}
+		if out := c.ok("get", "2"); !strings.Contains(out, "Alice prefers dark mode in every editor") {
+			t.Errorf("a refused form changed fact 2: %s", out)
+		}
+	})
+
+	t.Run("edges table at 1280 px", func(t *testing.T) {
+		// A long fact among the edges squeezed the other columns until
+		// their words broke letter by letter.
+		long := strings.Repeat("the staging cluster rotates its certificates and restarts the ingress controllers ", 4)
+		id := strings.TrimPrefix(strings.TrimSpace(c.ok("add", long, "--category", "ops")), "remembered #")
+		c.ok("link", "2", id, "--kind", "causal")
+		do(t, "edges", chromedp.Navigate(base+"/facts/2"), chromedp.WaitVisible(chromedp.CSS(`#edges table`)))
+		broken := count(t, `[...document.querySelectorAll('#edges th, #edges td:not(:nth-child(3))')].filter(td => {
+			const r = document.createRange(); r.selectNodeContents(td);
+			return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1;
+		}).length`)
+		if broken != 0 {
+			t.Errorf("%d cells of the edges table's short columns wrap at 1280 px, want none", broken)
+		}
+	})
+
 	t.Run("forget with confirmation", func(t *testing.T) {
 		do(t, "forget", chromedp.Navigate(base+"/facts/5"), chromedp.WaitVisible(chromedp.CSS(`#forget`)), chromedp.Click(chromedp.CSS(`#forget`)))
 		waitFor(t, "confirmation", `document.querySelector('#confirm') !== null`)

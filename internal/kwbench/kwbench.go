@@ -14,12 +14,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/cputime"
+	"github.com/holomem/holomem/internal/percentile"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
 )
@@ -261,8 +261,7 @@ func Percentiles(samples []time.Duration) (p50, p99 time.Duration) {
 	if len(samples) == 0 {
 		return 0, 0
 	}
-	slices.Sort(samples)
-	return samples[len(samples)/2], samples[(len(samples)-1)*99/100]
+	return percentile.P50P99(samples)
 }
 
 // Print writes the report as a small table.

@@ -10,12 +10,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/percentile"
 )
 
 // ContentHash is the first 8 bytes of SHA-256(content) as a signed
@@ -126,14 +126,12 @@ func CheckVector(v []float32) error {
 }
 
 // SetInjectionPercentiles sets st's P50 and P99 from the hook runs'
-// durations, sorting took in place.
+// durations by nearest rank, sorting took in place.
 func SetInjectionPercentiles(st *holomem.InjectionStats, took []time.Duration) {
 	if len(took) == 0 {
 		return
 	}
-	slices.Sort(took)
-	st.P50 = took[len(took)/2]
-	st.P99 = took[(len(took)-1)*99/100]
+	st.P50, st.P99 = percentile.P50P99(took)
 }
 
 // Truncate cuts s to at most n bytes without splitting a UTF-8 sequence.

@@ -3,10 +3,10 @@ package bench
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/percentile"
 	"github.com/holomem/holomem/internal/synth"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
@@ -17,8 +17,7 @@ func percentiles(samples []time.Duration) (p50, p99 time.Duration) {
 	if len(samples) == 0 {
 		return 0, 0
 	}
-	slices.Sort(samples)
-	return samples[len(samples)/2], samples[(len(samples)-1)*99/100]
+	return percentile.P50P99(samples)
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d.Microseconds())/1000) }
