@@ -35,6 +35,40 @@ type Config struct {
 	// Systems are the rankings through the memory; empty means one
 	// "hybrid" with the memory's weights. The BM25 baseline always runs.
 	Systems []System
+	// Metric is what "vs bm25" compares at the reference k: MetricRecall
+	// (the default) or MetricNDCG.
+	Metric string
+	// MRRK is the cut-off of MRR; 0 means the largest k.
+	MRRK int
+	// PerQuery keeps every query's figures in the report (Report.PerQuery).
+	PerQuery bool
+	// Baselines are the BM25 systems to run, the first being what "vs
+	// bm25" divides by; empty means [ClassicBM25] alone.
+	Baselines []BM25Params
+}
+
+// The metrics "vs bm25" can compare.
+const (
+	MetricRecall = "recall"
+	MetricNDCG   = "ndcg"
+)
+
+// QueryScore is one system's figures on one query.
+type QueryScore struct {
+	System string `json:"system"`
+	// NDCG is nDCG at the report's reference k.
+	NDCG float64 `json:"ndcg"`
+	// FirstRank is the 1-based rank of the first gold fact within the
+	// largest k, 0 when none was found.
+	FirstRank int `json:"first_rank"`
+}
+
+// QueryRow is one query's figures under every system, for error analysis.
+type QueryRow struct {
+	ID      string       `json:"id"`
+	Text    string       `json:"text"`
+	Gold    int          `json:"gold"`
+	Systems []QueryScore `json:"systems"`
 }
 
 // SystemReport is one ranking's figures.
@@ -45,11 +79,13 @@ type SystemReport struct {
 	// P50Ms and P99Ms are per-query latencies in milliseconds.
 	P50Ms float64 `json:"p50_ms"`
 	P99Ms float64 `json:"p99_ms"`
-	// VsBM25 is recall at the reference k (10, else the largest) divided
-	// by the BM25 baseline's in the same run.
+	// VsBM25 is the report's metric (recall unless it says ndcg) at the
+	// reference k (10, else the largest) divided by the BM25 baseline's in
+	// the same run.
 	VsBM25   float64           `json:"vs_bm25"`
 	Channels []holomem.Channel `json:"channels,omitempty"`
 	Weights  *holomem.Weights  `json:"weights,omitempty"`
+	perQuery []QueryScore
 }
 
 // Report is the result of one run.
@@ -60,15 +96,23 @@ type Report struct {
 	Dated   bool           `json:"dated"`
 	Ks      []int          `json:"ks"`
 	RefK    int            `json:"ref_k"`
-	Systems []SystemReport `json:"systems"`
-	Notes   []string       `json:"notes,omitempty"`
+	// Metric is what vs_bm25 compares at RefK: "recall" or "ndcg".
+	Metric string `json:"metric"`
+	// MRRK is MRR's cut-off.
+	MRRK int `json:"mrr_k"`
+	// Baselines say which BM25 each baseline system is; vs_bm25 divides
+	// by the first.
+	Baselines []string       `json:"baselines"`
+	Systems  []SystemReport `json:"systems"`
+	Notes    []string       `json:"notes,omitempty"`
+	PerQuery []QueryRow     `json:"per_query,omitempty"`
 }
 
 // BaselineName is the name of the BM25 system in a Report.
 const BaselineName = "bm25"
 
 // Run loads d into mem (which should be empty), asks every query of every
-// system and returns the figures with the BM25 baseline first.
+// system and returns the figures with the BM25 baselines first.
 func Run(ctx context.Context, mem Memory, d *Dataset, cfg Config) (*Report, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
@@ -90,17 +134,39 @@ func Run(ctx context.Context, mem Memory, d *Dataset, cfg Config) (*Report, erro
 	if len(systems) == 0 {
 		systems = []System{{Name: "hybrid"}}
 	}
-	rep := &Report{Dataset: d.Name, Facts: len(d.Facts), Queries: len(d.Queries), Dated: d.Dated() && !cfg.Undated, Ks: ks, RefK: refK}
+	metric := cfg.Metric
+	switch metric {
+	case "":
+		metric = MetricRecall
+	case MetricRecall, MetricNDCG:
+	default:
+		return nil, fmt.Errorf("%w: metric %q is neither %q nor %q", holomem.ErrInvalid, metric, MetricRecall, MetricNDCG)
+	}
+	mrrK := cfg.MRRK
+	if mrrK <= 0 || mrrK > ks[len(ks)-1] {
+		mrrK = ks[len(ks)-1]
+	}
+	rep := &Report{Dataset: d.Name, Facts: len(d.Facts), Queries: len(d.Queries), Dated: d.Dated() && !cfg.Undated,
+		Ks: ks, RefK: refK, Metric: metric, MRRK: mrrK}
+	baselines := cfg.Baselines
+	if len(baselines) == 0 {
+		baselines = []BM25Params{ClassicBM25}
+	}
+	for _, p := range baselines {
+		rep.Baselines = append(rep.Baselines, p.String())
+	}
 
 	idKeys, err := load(ctx, mem, d, cfg.Undated)
 	if err != nil {
 		return nil, err
 	}
 
-	base := runBM25(d, ks)
-	rep.Systems = append(rep.Systems, base)
+	for _, p := range baselines {
+		rep.Systems = append(rep.Systems, runBM25(d, p, ks, refK, mrrK))
+	}
+	base := rep.Systems[0]
 	for _, sys := range systems {
-		sr, notes, err := runSystem(ctx, mem, d, sys, ks, idKeys)
+		sr, notes, err := runSystem(ctx, mem, d, sys, ks, refK, mrrK, idKeys)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sys.Name, err)
 		}
@@ -111,10 +177,19 @@ func Run(ctx context.Context, mem Memory, d *Dataset, cfg Config) (*Report, erro
 		}
 		rep.Systems = append(rep.Systems, sr)
 	}
-	b := base.Overall.RecallAt(refK)
+	b := base.Overall.at(metric, refK)
 	for i := range rep.Systems {
 		if b > 0 {
-			rep.Systems[i].VsBM25 = rep.Systems[i].Overall.RecallAt(refK) / b
+			rep.Systems[i].VsBM25 = rep.Systems[i].Overall.at(metric, refK) / b
+		}
+	}
+	if cfg.PerQuery {
+		for i, q := range d.Queries {
+			row := QueryRow{ID: q.ID, Text: q.Text, Gold: len(q.Gold)}
+			for _, s := range rep.Systems {
+				row.Systems = append(row.Systems, s.perQuery[i])
+			}
+			rep.PerQuery = append(rep.PerQuery, row)
 		}
 	}
 	return rep, nil
@@ -160,7 +235,7 @@ func catOf(q Query) string {
 	return q.Category
 }
 
-func runBM25(d *Dataset, ks []int) SystemReport {
+func runBM25(d *Dataset, p BM25Params, ks []int, refK, mrrK int) SystemReport {
 	byNS := map[string][]int{}
 	for i, f := range d.Facts {
 		byNS[nsOf(f.Namespace)] = append(byNS[nsOf(f.Namespace)], i)
@@ -171,17 +246,19 @@ func runBM25(d *Dataset, ks []int) SystemReport {
 		for j, i := range is {
 			keys[j], texts[j] = d.Facts[i].Key, d.Facts[i].Text
 		}
-		idx[ns] = NewBM25(keys, texts)
+		idx[ns] = NewBM25With(p, keys, texts)
 	}
 	var all acc
 	cats := map[string]*acc{}
 	var lat []time.Duration
+	sr := SystemReport{Name: p.Name}
 	for _, q := range d.Queries {
 		t0 := time.Now()
 		ranked := idx[nsOf(q.Namespace)].Search(q.Text, ks[len(ks)-1])
 		lat = append(lat, time.Since(t0))
-		at, rr := score(ranked, q.Gold, ks)
+		at, rr, first := score(ranked, q.Gold, ks, mrrK)
 		all.add(at, rr)
+		sr.perQuery = append(sr.perQuery, QueryScore{System: p.Name, NDCG: Metrics{At: at}.NDCGAt(refK), FirstRank: first})
 		c := cats[catOf(q)]
 		if c == nil {
 			c = &acc{}
@@ -189,7 +266,7 @@ func runBM25(d *Dataset, ks []int) SystemReport {
 		}
 		c.add(at, rr)
 	}
-	return finish(SystemReport{Name: BaselineName}, &all, cats, lat)
+	return finish(sr, &all, cats, lat)
 }
 
 func finish(sr SystemReport, all *acc, cats map[string]*acc, lat []time.Duration) SystemReport {
@@ -203,7 +280,7 @@ func finish(sr SystemReport, all *acc, cats map[string]*acc, lat []time.Duration
 	return sr
 }
 
-func runSystem(ctx context.Context, mem Memory, d *Dataset, sys System, ks []int, idKeys map[int64][]string) (SystemReport, []string, error) {
+func runSystem(ctx context.Context, mem Memory, d *Dataset, sys System, ks []int, refK, mrrK int, idKeys map[int64][]string) (SystemReport, []string, error) {
 	var all acc
 	cats := map[string]*acc{}
 	var lat []time.Duration
@@ -226,8 +303,9 @@ func runSystem(ctx context.Context, mem Memory, d *Dataset, sys System, ks []int
 		for _, h := range res.Hits {
 			ranked = append(ranked, idKeys[h.Fact.ID]...)
 		}
-		at, rr := score(ranked, q.Gold, ks)
+		at, rr, first := score(ranked, q.Gold, ks, mrrK)
 		all.add(at, rr)
+		sr.perQuery = append(sr.perQuery, QueryScore{System: sys.Name, NDCG: Metrics{At: at}.NDCGAt(refK), FirstRank: first})
 		c := cats[catOf(q)]
 		if c == nil {
 			c = &acc{}
@@ -246,6 +324,9 @@ func (r *Report) WriteText(w io.Writer) {
 		dated = "dated"
 	}
 	fmt.Fprintf(w, "%s: %d facts, %d queries, %s\n", r.Dataset, r.Facts, r.Queries, dated)
+	for _, b := range r.Baselines {
+		fmt.Fprintf(w, "baseline: %s\n", b)
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
@@ -254,7 +335,11 @@ func (r *Report) WriteText(w io.Writer) {
 	for _, k := range r.Ks {
 		fmt.Fprintf(&hdr, " %9s %6s %7s", fmt.Sprintf("recall@%d", k), fmt.Sprintf("hit@%d", k), fmt.Sprintf("ndcg@%d", k))
 	}
-	fmt.Fprintf(&hdr, " %6s %8s %8s %7s", "mrr", "p50 ms", "p99 ms", "vs bm25")
+	metric := r.Metric
+	if metric == "" {
+		metric = MetricRecall
+	}
+	fmt.Fprintf(&hdr, " %6s %8s %8s %s", fmt.Sprintf("mrr@%d", r.MRRK), "p50 ms", "p99 ms", fmt.Sprintf("%s@%d vs bm25", metric, r.RefK))
 	fmt.Fprintln(w, hdr.String())
 	for _, s := range r.Systems {
 		fmt.Fprintf(w, "%-16s", s.Name)
@@ -263,6 +348,7 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, " %6.3f %8.2f %8.2f %6.3fx\n", s.Overall.MRR, s.P50Ms, s.P99Ms, s.VsBM25)
 	}
+	r.writePerQuery(w)
 	var cats []string
 	if len(r.Systems) > 0 {
 		for c := range r.Systems[0].Categories {
@@ -284,5 +370,30 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, " %14.3f", s.Categories[c].RecallAt(r.RefK))
 		}
 		fmt.Fprintln(w)
+	}
+}
+
+// writePerQuery prints one line per query: its id, each system's nDCG at
+// the reference k and rank of the first gold fact ("-" when none), and
+// the query's text.
+func (r *Report) writePerQuery(w io.Writer) {
+	if len(r.PerQuery) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nper query: ndcg@%d and rank of the first relevant fact within %d (- none)\n%-20s %4s", r.RefK, r.Ks[len(r.Ks)-1], "id", "gold")
+	for _, s := range r.PerQuery[0].Systems {
+		fmt.Fprintf(w, " %16s", s.System)
+	}
+	fmt.Fprintln(w, "  text")
+	for _, q := range r.PerQuery {
+		fmt.Fprintf(w, "%-20s %4d", q.ID, q.Gold)
+		for _, s := range q.Systems {
+			rank := "-"
+			if s.FirstRank > 0 {
+				rank = fmt.Sprint(s.FirstRank)
+			}
+			fmt.Fprintf(w, " %16s", fmt.Sprintf("%.3f %4s", s.NDCG, rank))
+		}
+		fmt.Fprintf(w, "  %s\n", strings.Join(strings.Fields(q.Text), " "))
 	}
 }
