@@ -90,12 +90,12 @@ type SystemReport struct {
 
 // Report is the result of one run.
 type Report struct {
-	Dataset string         `json:"dataset"`
-	Facts   int            `json:"facts"`
-	Queries int            `json:"queries"`
-	Dated   bool           `json:"dated"`
-	Ks      []int          `json:"ks"`
-	RefK    int            `json:"ref_k"`
+	Dataset string `json:"dataset"`
+	Facts   int    `json:"facts"`
+	Queries int    `json:"queries"`
+	Dated   bool   `json:"dated"`
+	Ks      []int  `json:"ks"`
+	RefK    int    `json:"ref_k"`
 	// Metric is what vs_bm25 compares at RefK: "recall" or "ndcg".
 	Metric string `json:"metric"`
 	// MRRK is MRR's cut-off.
@@ -103,9 +103,9 @@ type Report struct {
 	// Baselines say which BM25 each baseline system is; vs_bm25 divides
 	// by the first.
 	Baselines []string       `json:"baselines"`
-	Systems  []SystemReport `json:"systems"`
-	Notes    []string       `json:"notes,omitempty"`
-	PerQuery []QueryRow     `json:"per_query,omitempty"`
+	Systems   []SystemReport `json:"systems"`
+	Notes     []string       `json:"notes,omitempty"`
+	PerQuery  []QueryRow     `json:"per_query,omitempty"`
 }
 
 // BaselineName is the name of the BM25 system in a Report.
