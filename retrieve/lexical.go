@@ -88,6 +88,8 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 		tf  []float64 // by lq.stems
 		len int
 		p   bm25Params
+		// pairs[j] counts query stems j and j+1 side by side (nil: not counted).
+		pairs []float64
 	}
 	// The candidates' stems come from m.terms (tokenised and stemmed once
 	// per fact text); the counts are the same as stemming every token here.
@@ -122,6 +124,10 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 		}
 		d.len += addHeading(c.fact.Content, lq, d.tf)
 		d.p = bm25ParamsOf(c.fact)
+		if d.p.pairs > 0 && hasPair(d.tf) {
+			d.pairs = make([]float64, len(lq.stems)-1)
+			pairTF(c.fact.Content, lq, d.pairs)
+		}
 		total += d.len
 		docs = append(docs, d)
 	}
@@ -138,6 +144,11 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 		for j := range lq.stems {
 			if f := d.tf[j]; f > 0 {
 				s += lq.idf[j] * f * (k1 + 1) / (f + norm)
+			}
+		}
+		for j, f := range d.pairs {
+			if f > 0 {
+				s += d.p.pairs * min(lq.idf[j], lq.idf[j+1]) * f * (k1 + 1) / (f + norm)
 			}
 		}
 		scores[i] = s
