@@ -82,9 +82,8 @@ func (p BM25Params) String() string {
 	return fmt.Sprintf("%s = Okapi BM25 in-process, k1 %g, b %g, idf ln(1+(N-df+0.5)/(df+0.5)); lower-cased word tokens, %s, %s removed; document = the fact's whole text", p.Name, p.K1, p.B, stem, stop)
 }
 
-// bm25Tokens splits s like Python's re.findall(r"\w+", s.lower()) and drops stop words.
-func bm25Tokens(s string) []string { return ClassicBM25.tokens(s) }
-
+// tokens splits s like Python's re.findall(r"\w+", s.lower()), drops
+// stop words and stems what is left when p says so.
 func (p BM25Params) tokens(s string) []string {
 	stop := bm25Stop()
 	if p.Lucene {
