@@ -12,10 +12,11 @@ import (
 )
 
 // BM25 is the plain Okapi BM25 baseline: lower-cased word tokens (letters,
-// digits, underscore), a small English stop list removed, no stemming,
-// k1 1.5, b 0.75, idf = ln(1 + (N - df + 0.5) / (df + 0.5)). It is the
-// "plain search library" any memory must beat, computed in-process so the
-// comparison runs over exactly the same facts and queries.
+// digits, underscore), idf = ln(1 + (N - df + 0.5) / (df + 0.5)), and by
+// default ([ClassicBM25]) a small English stop list removed, no stemming,
+// k1 1.5, b 0.75; [NewBM25With] takes other settings ([LuceneBM25]). It is
+// the "plain search library" any memory must beat, computed in-process so
+// the comparison runs over exactly the same facts and queries.
 type BM25 struct {
 	K1, B float64
 	p     BM25Params
