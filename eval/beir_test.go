@@ -192,3 +192,14 @@ func TestLuceneBM25_Stems(t *testing.T) {
 		t.Errorf("classic (unstemmed) search = %v, want nothing", got)
 	}
 }
+
+func TestRun_Progress(t *testing.T) {
+	last := map[string][2]int{}
+	cfg := Config{Progress: func(phase string, done, total int) { last[phase] = [2]int{done, total} }}
+	if _, err := Run(t.Context(), &fakeMemory{}, generated(12), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if last["load"] != [2]int{12, 12} || last["ask hybrid"] != [2]int{12, 12} {
+		t.Errorf("last progress = %v, want load and ask hybrid at 12 of 12", last)
+	}
+}

@@ -45,6 +45,9 @@ type Config struct {
 	// Baselines are the BM25 systems to run, the first being what "vs
 	// bm25" divides by; empty means [ClassicBM25] alone.
 	Baselines []BM25Params
+	// Progress, when set, hears how far loading ("load") and each
+	// system's queries ("ask NAME") have got.
+	Progress func(phase string, done, total int)
 }
 
 // The metrics "vs bm25" can compare.
@@ -156,7 +159,11 @@ func Run(ctx context.Context, mem Memory, d *Dataset, cfg Config) (*Report, erro
 		rep.Baselines = append(rep.Baselines, p.String())
 	}
 
-	idKeys, err := load(ctx, mem, d, cfg.Undated)
+	progress := cfg.Progress
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	idKeys, err := load(ctx, mem, d, cfg.Undated, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +173,7 @@ func Run(ctx context.Context, mem Memory, d *Dataset, cfg Config) (*Report, erro
 	}
 	base := rep.Systems[0]
 	for _, sys := range systems {
-		sr, notes, err := runSystem(ctx, mem, d, sys, ks, refK, mrrK, idKeys)
+		sr, notes, err := runSystem(ctx, mem, d, sys, ks, refK, mrrK, idKeys, progress)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sys.Name, err)
 		}
@@ -197,7 +204,7 @@ func Run(ctx context.Context, mem Memory, d *Dataset, cfg Config) (*Report, erro
 
 // load imports the facts in batches and returns fact id -> external keys
 // (two facts with the same content in a namespace become one fact).
-func load(ctx context.Context, mem Memory, d *Dataset, undated bool) (map[int64][]string, error) {
+func load(ctx context.Context, mem Memory, d *Dataset, undated bool, progress func(string, int, int)) (map[int64][]string, error) {
 	idKeys := map[int64][]string{}
 	const batch = 2000
 	var starts []int // of the batches queued and not stored yet
@@ -207,6 +214,7 @@ func load(ctx context.Context, mem Memory, d *Dataset, undated bool) (map[int64]
 		for i, hf := range fs {
 			idKeys[hf.ID] = append(idKeys[hf.ID], d.Facts[start+i].Key)
 		}
+		progress("load", start+len(fs), len(d.Facts))
 	})
 	for start := 0; start < len(d.Facts); start += batch {
 		var fs []*holomem.Fact
@@ -280,13 +288,14 @@ func finish(sr SystemReport, all *acc, cats map[string]*acc, lat []time.Duration
 	return sr
 }
 
-func runSystem(ctx context.Context, mem Memory, d *Dataset, sys System, ks []int, refK, mrrK int, idKeys map[int64][]string) (SystemReport, []string, error) {
+func runSystem(ctx context.Context, mem Memory, d *Dataset, sys System, ks []int, refK, mrrK int, idKeys map[int64][]string, progress func(string, int, int)) (SystemReport, []string, error) {
 	var all acc
 	cats := map[string]*acc{}
 	var lat []time.Duration
 	sr := SystemReport{Name: sys.Name}
 	var notes []string
-	for _, q := range d.Queries {
+	for qi, q := range d.Queries {
+		progress("ask "+sys.Name, qi, len(d.Queries))
 		hq := holomem.Query{Text: q.Text, Namespace: nsOf(q.Namespace), Limit: ks[len(ks)-1], NoTouch: true, Weights: sys.Weights}
 		t0 := time.Now()
 		res, err := mem.Recall(ctx, hq)
@@ -313,6 +322,7 @@ func runSystem(ctx context.Context, mem Memory, d *Dataset, sys System, ks []int
 		}
 		c.add(at, rr)
 	}
+	progress("ask "+sys.Name, len(d.Queries), len(d.Queries))
 	return finish(sr, &all, cats, lat), notes, nil
 }
 

@@ -133,6 +133,7 @@ from --now. --per-query adds every query's nDCG and first relevant rank.`,
 				return err
 			}
 			cfg.Systems = systems
+			cfg.Progress = a.progress().Update
 			rep, err := eval.Run(ctx, m, d, cfg)
 			if err != nil {
 				return err
