@@ -21,11 +21,21 @@
 // and category (the report groups by it; "" is "uncategorised") are
 // optional. Errors name the line.
 //
+// # BEIR
+//
+// [ReadBEIR] reads the BEIR layout (corpus.jsonl, queries.jsonl,
+// qrels/test.tsv): every document becomes a fact of category "doc" whose
+// first line is its title, and every query with a judgement of score > 0
+// is asked. Such runs compare nDCG@10 (and report recall@100 and MRR@10)
+// against two in-process baselines: [LuceneBM25], which replicates the
+// BM25 behind BEIR's published figures, and the classic [ClassicBM25].
+//
 // # Metrics
 //
 // For a query with gold set G and ranked result list R: recall@k =
 // |G ∩ R[:k]| / |G|; hit@k = 1 when any gold key is in R[:k]; MRR = 1 / rank
-// of the first gold key within the largest k (0 when none); nDCG@k uses
+// of the first gold key within the largest k or [Config.MRRK] (0 when
+// none); nDCG@k uses
 // binary gains, DCG = Σ 1/log2(rank+1) over gold hits in R[:k], divided by
 // the DCG of a perfect list. Every figure is the mean over queries.
 package eval

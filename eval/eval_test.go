@@ -31,7 +31,7 @@ func TestScore(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			at, rr := score(tc.ranked, tc.gold, []int{tc.k})
+			at, rr, _ := score(tc.ranked, tc.gold, []int{tc.k}, 0)
 			a := at[0]
 			if !near(a.Recall, tc.recall) || !near(a.Hit, tc.hit) || !near(a.NDCG, tc.ndcg) {
 				t.Errorf("at %d = %+v, want recall %v hit %v ndcg %v", tc.k, a, tc.recall, tc.hit, tc.ndcg)

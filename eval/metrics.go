@@ -31,16 +31,42 @@ func (m Metrics) RecallAt(k int) float64 {
 	return math.NaN()
 }
 
-// score computes one query's metrics for the ranked keys.
-func score(ranked, gold []string, ks []int) (at []AtK, rr float64) {
+// NDCGAt returns nDCG@k, or NaN when k was not measured.
+func (m Metrics) NDCGAt(k int) float64 {
+	for _, a := range m.At {
+		if a.K == k {
+			return a.NDCG
+		}
+	}
+	return math.NaN()
+}
+
+// at returns metric ("recall" or "ndcg") at k.
+func (m Metrics) at(metric string, k int) float64 {
+	if metric == MetricNDCG {
+		return m.NDCGAt(k)
+	}
+	return m.RecallAt(k)
+}
+
+// score computes one query's metrics for the ranked keys; the reciprocal
+// rank counts the first gold key within mrrK (0: within the largest k).
+// first is that key's 1-based rank within the largest k, 0 when none.
+func score(ranked, gold []string, ks []int, mrrK int) (at []AtK, rr float64, first int) {
 	g := make(map[string]bool, len(gold))
 	for _, k := range gold {
 		g[k] = true
 	}
 	maxK := ks[len(ks)-1]
+	if mrrK <= 0 {
+		mrrK = maxK
+	}
 	for i, k := range ranked[:min(maxK, len(ranked))] {
 		if g[k] {
-			rr = 1 / float64(i+1)
+			first = i + 1
+			if first <= mrrK {
+				rr = 1 / float64(first)
+			}
 			break
 		}
 	}
@@ -61,7 +87,7 @@ func score(ranked, gold []string, ks []int) (at []AtK, rr float64) {
 		}
 		at = append(at, a)
 	}
-	return at, rr
+	return at, rr, first
 }
 
 // acc accumulates per-query metrics.

@@ -11,17 +11,6 @@ import (
 	"github.com/holomem/holomem/text"
 )
 
-// BM25 parameters of the fts channel's re-scoring, chosen on the LoCoMo
-// development split with `holomem eval` (stems only, stop words out of the
-// query): b 0.3 instead of the textbook 0.75 because memory facts are short
-// and the one that answers is often the longer, more detailed one; k1 1.2.
-// Recall@10 moved by less than 0.01 for k1 0.9-1.5 and b 0.1-0.3, so these
-// are not tuned to the set.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.3
-)
-
 // lexicalQuery is a query reduced to what the fts channel scores: the
 // distinct stems of its content words (stop and question words removed).
 type lexicalQuery struct {
@@ -85,9 +74,10 @@ func contains(list []string, s string) bool {
 }
 
 // scoreBM25 sets every candidate's fts score to its BM25 over stems,
-// divided by the best candidate's (so the best is 1). The average length
-// is the candidates' own: they are the facts that share words with the
-// query, and with b 0.3 the estimate moves scores little.
+// divided by the best candidate's (so the best is 1), with the settings
+// of the candidate's kind and its heading counted extra (fusion.go). The
+// average length is the candidates' own: they are the facts that share
+// words with the query.
 //
 // With the live index lx the counts come from it (no text is tokenised);
 // a candidate it does not hold (written after this recall's sync) is
@@ -97,6 +87,9 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 		c   *candidate
 		tf  []float64 // by lq.stems
 		len int
+		p   bm25Params
+		// pairs[j] counts query stems j and j+1 side by side (nil: not counted).
+		pairs []float64
 	}
 	// The candidates' stems come from m.terms (tokenised and stemmed once
 	// per fact text); the counts are the same as stemming every token here.
@@ -129,6 +122,12 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 				}
 			}
 		}
+		d.len += addHeading(c.fact.Content, lq, d.tf)
+		d.p = bm25ParamsOf(c.fact)
+		if d.p.pairs > 0 && hasPair(d.tf) {
+			d.pairs = make([]float64, len(lq.stems)-1)
+			pairTF(c.fact.Content, lq, d.pairs)
+		}
 		total += d.len
 		docs = append(docs, d)
 	}
@@ -140,10 +139,16 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 	scores := make([]float64, len(docs))
 	for i, d := range docs {
 		s := 0.0
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(d.len)/avg)
+		k1, b := d.p.k1, d.p.b
+		norm := k1 * (1 - b + b*float64(d.len)/avg)
 		for j := range lq.stems {
 			if f := d.tf[j]; f > 0 {
-				s += lq.idf[j] * f * (bm25K1 + 1) / (f + norm)
+				s += lq.idf[j] * f * (k1 + 1) / (f + norm)
+			}
+		}
+		for j, f := range d.pairs {
+			if f > 0 {
+				s += d.p.pairs * min(lq.idf[j], lq.idf[j+1]) * f * (k1 + 1) / (f + norm)
 			}
 		}
 		scores[i] = s

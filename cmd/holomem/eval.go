@@ -21,7 +21,9 @@ import (
 
 func (a *app) evalCmd() *cobra.Command {
 	var (
-		locomo, now     string
+		locomo, beir    string
+		now             string
+		perQuery        bool
 		weights         []string
 		ks              []int
 		undated, ablate bool
@@ -36,17 +38,29 @@ every query through recall, and prints recall@k, hit@k, MRR and nDCG@k per
 category and overall with latency, next to a plain BM25 baseline computed in
 the same run. FILE is JSONL (see the eval package doc and docs/evaluation.md);
 --locomo reads LoCoMo (locomo10.json, or a directory with turns.jsonl and
-qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
+qa.jsonl); --beir reads a BEIR-format directory (corpus.jsonl, queries.jsonl,
+qrels/test.tsv), stores each document as one fact (title on the first line)
+of category "doc", and compares nDCG@10 (cut-offs 10 and 100, MRR@10 unless
+-k says otherwise). Facts keep their times unless --undated; decay counts
+from --now. --per-query adds every query's nDCG and first relevant rank.`,
 		GroupID: "admin",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			var d *eval.Dataset
 			var err error
+			cfg := eval.Config{Ks: ks, Undated: undated, PerQuery: perQuery}
 			switch {
-			case locomo != "" && len(args) == 0:
+			case locomo != "" && beir == "" && len(args) == 0:
 				d, err = eval.ReadLoCoMo(locomo)
-			case locomo == "" && len(args) == 1:
+			case beir != "" && locomo == "" && len(args) == 0:
+				d, err = eval.ReadBEIR(beir)
+				cfg.Metric, cfg.MRRK = eval.MetricNDCG, 10
+				cfg.Baselines = []eval.BM25Params{eval.LuceneBM25, eval.ClassicBM25}
+				if !cmd.Flags().Changed("k") {
+					cfg.Ks = []int{10, 100}
+				}
+			case locomo == "" && beir == "" && len(args) == 1:
 				var f *os.File
 				if f, err = os.Open(args[0]); err != nil {
 					return fmt.Errorf("eval: %w", err)
@@ -54,7 +68,7 @@ qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 				d, err = eval.ReadJSONL(f, args[0])
 				f.Close()
 			default:
-				return usagef("eval takes one JSONL file or --locomo PATH")
+				return usagef("eval takes one JSONL file, --locomo PATH or --beir DIR")
 			}
 			if err != nil {
 				return err
@@ -118,7 +132,10 @@ qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 			if err := m.WarmText(ctx); err != nil {
 				return err
 			}
-			rep, err := eval.Run(ctx, m, d, eval.Config{Ks: ks, Undated: undated, Systems: systems, Now: clock})
+			cfg.Systems = systems
+			cfg.Progress = a.progress().Update
+			cfg.Now = clock
+			rep, err := eval.Run(ctx, m, d, cfg)
 			if err != nil {
 				return err
 			}
@@ -127,7 +144,9 @@ qa.jsonl). Facts keep their times unless --undated; decay counts from --now.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&locomo, "locomo", "", "read LoCoMo: locomo10.json, or a directory with turns.jsonl and qa.jsonl")
-	fl.IntSliceVarP(&ks, "k", "k", []int{5, 10, 25}, "cut-offs")
+	fl.StringVar(&beir, "beir", "", "read a BEIR-format directory: corpus.jsonl, queries.jsonl, qrels/test.tsv")
+	fl.BoolVar(&perQuery, "per-query", false, "also print every query's nDCG and rank of its first relevant fact, per system")
+	fl.IntSliceVarP(&ks, "k", "k", []int{5, 10, 25}, "cut-offs (--beir: 10,100)")
 	fl.BoolVar(&undated, "undated", false, "store facts without their times")
 	fl.StringVar(&now, "now", "", "decay's clock, RFC 3339 (default: the real time)")
 	fl.StringArrayVar(&weights, "weights", nil, "also measure these channel weights, e.g. fts=0.5,jaccard=0.3,hrr=0.2 (repeatable)")

@@ -92,3 +92,80 @@ func TestCLI_EvalMorphology(t *testing.T) {
 		t.Errorf("hybrid hit@1 = %.3f on the inflection set, want >= 0.95", hit)
 	}
 }
+
+// beirDir writes a small BEIR-format tree: documents about towns with a
+// title each, one query per document naming its town.
+func beirDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	var corpus, queries, qrels strings.Builder
+	qrels.WriteString("query-id\tcorpus-id\tscore\n")
+	for i := range 20 {
+		town := fmt.Sprintf("Town%c", 'a'+i)
+		fmt.Fprintf(&corpus, `{"_id":"d%d","title":"%s","text":"%s has a harbour and a weekly fish market."}`+"\n", i, town, town)
+		fmt.Fprintf(&queries, `{"_id":"q%d","text":"fish market of %s"}`+"\n", i, town)
+		fmt.Fprintf(&qrels, "q%d\td%d\t1\n", i, i)
+	}
+	os.MkdirAll(filepath.Join(dir, "qrels"), 0o755)
+	for name, body := range map[string]string{"corpus.jsonl": corpus.String(), "queries.jsonl": queries.String(), "qrels/test.tsv": qrels.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestCLI_EvalBEIR(t *testing.T) {
+	c := newCLI(t)
+	dir := beirDir(t)
+	var rep struct {
+		Facts    int      `json:"facts"`
+		Queries  int      `json:"queries"`
+		Ks       []int    `json:"ks"`
+		Metric   string   `json:"metric"`
+		MRRK     int      `json:"mrr_k"`
+		Baseline []string `json:"baselines"`
+		Systems  []struct {
+			Name    string `json:"name"`
+			Overall struct {
+				At []struct {
+					K    int     `json:"k"`
+					NDCG float64 `json:"ndcg"`
+				} `json:"at"`
+			} `json:"overall"`
+		} `json:"systems"`
+		PerQuery []struct {
+			ID      string `json:"id"`
+			Systems []struct {
+				System    string `json:"system"`
+				FirstRank int    `json:"first_rank"`
+			} `json:"systems"`
+		} `json:"per_query"`
+	}
+	c.json(&rep, "eval", "--beir", dir, "--per-query")
+	if rep.Facts != 20 || rep.Queries != 20 || rep.Metric != "ndcg" || rep.MRRK != 10 || len(rep.Ks) != 2 || rep.Ks[1] != 100 {
+		t.Fatalf("report = %+v", rep)
+	}
+	if len(rep.Systems) != 3 || rep.Systems[0].Name != "bm25-lucene" || rep.Systems[2].Name != "hybrid" || len(rep.Baseline) != 2 {
+		t.Fatalf("systems = %+v, baselines %v", rep.Systems, rep.Baseline)
+	}
+	if ndcg := rep.Systems[2].Overall.At[0].NDCG; ndcg < 0.99 {
+		t.Errorf("hybrid nDCG@10 = %v on a set where every query names its document", ndcg)
+	}
+	if len(rep.PerQuery) != 20 || rep.PerQuery[0].Systems[2].FirstRank != 1 {
+		t.Errorf("per query = %+v", rep.PerQuery)
+	}
+	out := c.ok("eval", "--beir", dir, "--per-query", "-k", "5,10")
+	for _, want := range []string{"ndcg@10 vs bm25", "mrr@10", "bm25-lucene = Okapi BM25", "per query", "fish market of Towna"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, _, code := c.run("", "eval", "--beir", dir, "--locomo", dir); code != exitUsage {
+		t.Errorf("--beir with --locomo: exit %d, want %d", code, exitUsage)
+	}
+	os.Remove(filepath.Join(dir, "qrels", "test.tsv"))
+	if _, _, code := c.run("", "eval", "--beir", dir); code == 0 {
+		t.Error("--beir without qrels succeeded")
+	}
+}
