@@ -1,0 +1,24 @@
+package retrieve
+
+import (
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/text"
+)
+
+// attachSnippets gives each hit its snippet: the window of its content
+// where the query's stems (as recall matches them) are densest, taken from
+// its best passage when the fact is long. It runs once here, so every door
+// shows the same snippet.
+func attachSnippets(hits []holomem.Hit, stems []string) {
+	for i := range hits {
+		f := hits[i].Fact
+		if f == nil {
+			continue
+		}
+		sn := text.MakeSnippet(f.Content, stems)
+		hits[i].Snippet, hits[i].Matches = sn.Text, sn.Matches
+		if p := sn.Passage; p != nil {
+			hits[i].Passage = &holomem.Passage{Index: p.Index, Start: p.Start, End: p.End}
+		}
+	}
+}
