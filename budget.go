@@ -63,3 +63,37 @@ func FitBudget(n, budget int, tokens func(k int) int) int {
 func OmittedNote(omitted, nextOffset, budget int) string {
 	return fmt.Sprintf("%d more hits left out to stay within the budget of %d tokens: ask again with offset %d (or a larger budget)", omitted, budget, nextOffset)
 }
+
+// FitResult drops hits from the end of res until tokens(res) <= budget,
+// and records what it left out (Omitted, NextOffset, a note); offset is
+// the query's. tokens estimates the whole answer as the door sends it.
+func FitResult(res *Result, budget, offset int, tokens func(*Result) int) {
+	all, notes := res.Hits, res.Notes
+	set := func(k int) {
+		res.Hits, res.Omitted, res.NextOffset, res.Notes = all[:k], 0, 0, notes
+		if k < len(all) {
+			res.Omitted, res.NextOffset = len(all)-k, offset+k
+			res.Notes = append(notes[:len(notes):len(notes)], OmittedNote(res.Omitted, res.NextOffset, budget))
+		}
+	}
+	k := FitBudget(len(all), budget, func(k int) int { set(k); return tokens(res) })
+	set(k)
+}
+
+// SnippetsOnly returns res with each hit's fact a copy without its
+// content and vectors: the hits' snippets say what matched, and an
+// answer's size no longer grows with the facts' length. Doors do this
+// unless the caller asks for full content.
+func (r *Result) SnippetsOnly() *Result {
+	c := *r
+	c.Hits = make([]Hit, len(r.Hits))
+	for i, h := range r.Hits {
+		if h.Fact != nil {
+			f := *h.Fact
+			f.Content, f.Embedding, f.HRR = "", nil, nil
+			h.Fact = &f
+		}
+		c.Hits[i] = h
+	}
+	return &c
+}

@@ -221,6 +221,12 @@ func window(s string, toks []tokSpan, lo, hi, nstems int) (int, int) {
 	}
 	if start > lo {
 		start = wordStart(s, start, toks[bi].start)
+		// Better: the start of the first match's sentence, when it is
+		// within the lead.
+		lead := s[start:toks[bi].start]
+		if i := max(strings.LastIndex(lead, "\n"), strings.LastIndex(lead, ". ")+1); i > 0 {
+			start += i + 1
+		}
 	}
 	return start, cutEnd(s, start, advanceRunes(s, start, w), hi)
 }
