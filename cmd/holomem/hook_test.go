@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
+	hmtext "github.com/holomem/holomem/text"
 )
 
 // hangLimit only detects a hang; the tests never assert how fast the hook is.
@@ -121,5 +122,20 @@ func TestRenderInjection_CategoryCannotEscape(t *testing.T) {
 		if !strings.Contains(l, "(flagged:") {
 			t.Errorf("the category's instruction is not flagged: %q", l)
 		}
+	}
+}
+
+// A long fact is injected by the part that matched the prompt, not by its
+// first 400 characters.
+func TestRenderInjection_longFactShowsSnippet(t *testing.T) {
+	long := strings.Repeat("Unrelated history of the project and its many meetings. ", 40) + "The release key lives in the vault under ops/release."
+	sn := hmtext.MakeSnippet(long, hmtext.QueryStems("where is the release key"))
+	hits := []holomem.Hit{
+		{Fact: &holomem.Fact{ID: 1, Category: "doc", Content: long, UpdatedAt: time.Unix(0, 0)}, Score: 1, Snippet: sn.Text, Matches: sn.Matches},
+		{Fact: &holomem.Fact{ID: 2, Category: "doc", Content: "The release key rotates yearly", UpdatedAt: time.Unix(0, 0)}, Score: 1, Snippet: "The release key rotates yearly"},
+	}
+	out, n := renderInjection(hits, 5, 600, 0)
+	if n != 2 || !strings.Contains(out, "release key lives in the vault") || strings.Contains(out, strings.Repeat("Unrelated history of the project and its many meetings. ", 3)) {
+		t.Errorf("injection of a long fact:\n%s", out)
 	}
 }
