@@ -18,6 +18,8 @@ type candidate struct {
 	fact   *holomem.Fact
 	scores holomem.Scores
 	via    []int64
+	// passage is a long fact's best passage by BM25 (nil: not scored so).
+	passage *holomem.Passage
 }
 
 // Recall answers q: candidates from full text and semantic search, scored on
@@ -338,7 +340,7 @@ func (m *Memory) rank(cands map[int64]*candidate, w holomem.Weights) []holomem.H
 		}
 		d := m.decay(c.fact)
 		hits = append(hits, holomem.Hit{
-			Fact: c.fact, Relevance: rel, Decay: d, Scores: s, Via: c.via,
+			Fact: c.fact, Relevance: rel, Decay: d, Scores: s, Via: c.via, Passage: c.passage,
 			Score: rel * c.fact.Trust * d,
 		})
 	}

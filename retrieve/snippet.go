@@ -15,7 +15,13 @@ func attachSnippets(hits []holomem.Hit, stems []string) {
 		if f == nil {
 			continue
 		}
-		sn := text.MakeSnippet(f.Content, stems)
+		var sn text.Snippet
+		if p := hits[i].Passage; p != nil {
+			// Recall chose the passage (BM25 over passages).
+			sn = text.MakeSnippetIn(f.Content, stems, text.Passage{Index: p.Index, Start: p.Start, End: p.End})
+		} else {
+			sn = text.MakeSnippet(f.Content, stems)
+		}
 		hits[i].Snippet, hits[i].Matches = sn.Text, sn.Matches
 		if p := sn.Passage; p != nil {
 			hits[i].Passage = &holomem.Passage{Index: p.Index, Start: p.Start, End: p.End}

@@ -73,3 +73,50 @@ func TestRecall_offset(t *testing.T) {
 		t.Error("negative offset accepted")
 	}
 }
+
+// A long fact is scored by its best passage: words scattered over a long
+// document no longer add up to outrank the short fact that answers, as
+// they do when the whole document is scored (WholeFactBM25).
+func TestRecall_passageScoring(t *testing.T) {
+	var b strings.Builder
+	filler := strings.Repeat("Unrelated words about meetings, lunches and weather follow here. ", 20)
+	for i := range 30 {
+		b.WriteString(filler + "\n\n")
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, "Section %d: the release process has many steps and checklists.\n\n", i)
+		case 1:
+			fmt.Fprintf(&b, "Section %d: the signing of artifacts happens on a build machine.\n\n", i)
+		default:
+			fmt.Fprintf(&b, "Section %d: a key ceremony is planned for some later quarter.\n\n", i)
+		}
+	}
+	doc := b.String()
+	const answer = "The release signing key rotates every 90 days"
+	fts := map[bool]map[int64]float64{}
+	for _, whole := range []bool{false, true} {
+		m, _ := testutil.MustOpenMemory(t, retrieve.Options{WholeFactBM25: whole})
+		long := remember(t, m, doc)
+		short := remember(t, m, answer)
+		res, err := m.Recall(t.Context(), holomem.Query{Text: "release signing key", NoTouch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fts[whole] = map[int64]float64{}
+		for _, h := range res.Hits {
+			fts[whole][h.Fact.ID] = h.Scores.FTS
+			if h.Fact.ID == long.ID && !whole && h.Passage == nil {
+				t.Errorf("the long fact's hit names no passage")
+			}
+		}
+		if fts[whole][short.ID] == 0 || fts[whole][long.ID] == 0 {
+			t.Fatalf("whole=%v: hits %v", whole, ids(res.Hits))
+		}
+		if !whole && res.Hits[0].Fact.ID != short.ID {
+			t.Errorf("by passages the short answer is not first: %v", ids(res.Hits))
+		}
+	}
+	if fts[false][2]/fts[false][1] <= fts[true][2]/fts[true][1] {
+		t.Errorf("passages do not favour the short answer over the long document: %v (passages) vs %v (whole)", fts[false], fts[true])
+	}
+}

@@ -64,13 +64,27 @@ type tokSpan struct {
 // [Stem], on the query's [ContentTokens]) are given. Without stems, or
 // when none occurs in s, the snippet is the start of s.
 func MakeSnippet(s string, stems []string) Snippet {
+	return makeSnippet(s, stems, nil)
+}
+
+// MakeSnippetIn is [MakeSnippet] within the given passage of s (one of
+// [Passages]), which the caller chose (recall: by BM25).
+func MakeSnippetIn(s string, stems []string, p Passage) Snippet {
+	if p.Start < 0 || p.End > len(s) || p.Start >= p.End {
+		return MakeSnippet(s, stems)
+	}
+	return makeSnippet(s, stems, &p)
+}
+
+func makeSnippet(s string, stems []string, pass *Passage) Snippet {
 	toks := matchTokens(s, stems)
 	lo, hi := 0, len(s)
-	var pass *Passage
-	if utf8.RuneCountInString(s) > PassageRunes && len(toks) > 0 {
+	if pass == nil && utf8.RuneCountInString(s) > PassageRunes && len(toks) > 0 {
 		p := bestPassage(s, toks, len(stems))
 		pass = &p
-		lo, hi = p.Start, p.End
+	}
+	if pass != nil {
+		lo, hi = pass.Start, pass.End
 		toks = slices.DeleteFunc(toks, func(t tokSpan) bool { return t.start < lo || t.end > hi })
 	}
 	start, end := window(s, toks, lo, hi, len(stems))
@@ -111,8 +125,9 @@ func matchTokens(s string, stems []string) []tokSpan {
 	return out
 }
 
-// passages splits s into consecutive pieces of at most PassageRunes runes.
-func passages(s string) []Passage {
+// Passages splits s into consecutive pieces of at most [PassageRunes]
+// runes, cut at paragraph, line, sentence or word boundaries.
+func Passages(s string) []Passage {
 	var out []Passage
 	for p := 0; p < len(s); {
 		q := advanceRunes(s, p, PassageRunes)
@@ -150,7 +165,7 @@ func advanceRunes(s string, p, n int) int {
 // bestPassage is the passage holding the most distinct query stems, then
 // the most matches, then the first.
 func bestPassage(s string, toks []tokSpan, nstems int) Passage {
-	ps := passages(s)
+	ps := Passages(s)
 	best, bestD, bestN := ps[0], -1, -1
 	seen := make([]int, nstems)
 	j := 0

@@ -59,7 +59,7 @@ func TestMakeSnippet(t *testing.T) {
 
 func TestPassagesCoverText(t *testing.T) {
 	s := strings.Repeat("A sentence of words here. ", 300) + strings.Repeat("x", 3000)
-	ps := passages(s)
+	ps := Passages(s)
 	at := 0
 	for i, p := range ps {
 		if p.Index != i || p.Start != at || p.End <= p.Start {
