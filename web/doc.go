@@ -48,9 +48,9 @@
 //	POST   /api/supersede             {"old": 1, "new": 2}
 //	POST   /api/recall                holomem.Query JSON (+ "full", "budget") -> holomem.Result
 //	GET    /api/recall                ?q= ?limit= ?offset= ?category= ?min_trust= ?ppr= ?follow_causal= ?full= ?budget=
-//	GET    /api/probe                 ?entity=
+//	GET    /api/probe                 ?entity= ?full=
 //	GET    /api/related               ?entity=
-//	GET    /api/reason                ?entity=a&entity=b
+//	GET    /api/reason                ?entity=a&entity=b ?full=
 //	POST   /api/edges                 {"from":1,"to":2,"kind":"causal","weight":1}
 //	DELETE /api/edges                 ?from=&to=&kind= (or the same as a JSON body)
 //	GET    /api/stats                 holomem.Stats

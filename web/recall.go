@@ -151,7 +151,21 @@ func (s *Server) handleProbe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("probe %q: %w", es[0], err)
 	}
-	writeJSON(w, http.StatusOK, HitList{Hits: slimHits(hits)})
+	return writeHits(w, r, hits)
+}
+
+// writeHits answers probe and reason: hits with snippets, whole content
+// with ?full=1.
+func writeHits(w http.ResponseWriter, r *http.Request, hits []holomem.Hit) error {
+	full, err := queryBool(r, "full")
+	if err != nil {
+		return err
+	}
+	res := &holomem.Result{Hits: slimHits(hits)}
+	if !full {
+		res = res.SnippetsOnly()
+	}
+	writeJSON(w, http.StatusOK, HitList{Hits: res.Hits})
 	return nil
 }
 
@@ -181,8 +195,7 @@ func (s *Server) handleReason(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("reason %q: %w", es, err)
 	}
-	writeJSON(w, http.StatusOK, HitList{Hits: slimHits(hits)})
-	return nil
+	return writeHits(w, r, hits)
 }
 
 func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) error {

@@ -42,3 +42,17 @@ func TestRecall_snippetsAndBudget(t *testing.T) {
 		t.Errorf("offset %d starts at #%d, want #%d", small.NextOffset, next.Hits[0].Fact.ID, res.Hits[small.NextOffset].Fact.ID)
 	}
 }
+
+// probe and reason answer with snippets too; ?full=1 gives the content.
+func TestProbe_snippets(t *testing.T) {
+	e := newEnv(t, web.Options{})
+	e.remember("Alice prefers green tea in the morning")
+	lean := ok[web.HitList](t, e.do("GET", "/api/probe?entity=Alice", nil), 200)
+	full := ok[web.HitList](t, e.do("GET", "/api/probe?entity=Alice&full=1", nil), 200)
+	if len(lean.Hits) != 1 || lean.Hits[0].Fact.Content != "" || !strings.Contains(lean.Hits[0].Snippet, "Alice") {
+		t.Errorf("probe: %+v", lean.Hits)
+	}
+	if len(full.Hits) != 1 || full.Hits[0].Fact.Content != "Alice prefers green tea in the morning" {
+		t.Errorf("probe full: %+v", full.Hits)
+	}
+}
