@@ -15,6 +15,10 @@ const (
 	// content together): far below what agents accept from one tool call
 	// (Claude Code cuts at about 25,000 tokens).
 	DefaultMCPBudget = 2000
+	// MaxMCPBudget is the largest budget an MCP call may ask for: below
+	// the 25,000 tokens agents accept from one tool call, so no call can
+	// flood the agent's context whatever the facts hold.
+	MaxMCPBudget = 20000
 	// DefaultHookBudget bounds the facts the prompt hook injects.
 	DefaultHookBudget = 600
 	// MinBudget is the smallest budget accepted: an answer that says

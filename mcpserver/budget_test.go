@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -62,7 +63,10 @@ func TestRecallBudget_hugeFacts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stores 10 MB of facts")
 	}
-	mem, st := testutil.MustOpenMemory(t, retrieve.Options{})
+	// A fixed clock: facts written a few ns apart would otherwise swap
+	// places as their decay moves by an ulp from one call to the next.
+	now := time.Now().Add(time.Hour)
+	mem, st := testutil.MustOpenMemory(t, retrieve.Options{Now: func() time.Time { return now }})
 	facts := make([]*holomem.Fact, 50)
 	for i := range facts {
 		facts[i] = &holomem.Fact{Content: hugeFact(i, 200<<10), Namespace: holomem.DefaultNamespace}
@@ -115,7 +119,7 @@ func TestRecallBudget_hugeFacts(t *testing.T) {
 	// Paging by next_offset continues where the budget stopped.
 	first := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "deploy pipeline checks", "limit": 20})
 	next := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "deploy pipeline checks", "limit": 20, "offset": first.NextOffset})
-	all := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "deploy pipeline checks", "limit": 40, "budget": 100000})
+	all := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "deploy pipeline checks", "limit": 40, "budget": holomem.MaxMCPBudget})
 	if first.Omitted == 0 || len(next.Hits) == 0 || next.Hits[0].ID != all.Hits[len(first.Hits)].ID {
 		t.Errorf("paging: first %v omitted %d, next %v, all %v", hitIDs(first.Hits), first.Omitted, hitIDs(next.Hits), hitIDs(all.Hits))
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"unicode/utf8"
 
@@ -155,10 +156,13 @@ func envelopeTokens(version string) int {
 }
 
 // budgetOr returns the budget a call asked for, or the default, or an
-// error for one out of range.
+// error for one out of range (at most holomem.MaxMCPBudget).
 func budgetOr(b int) (int, error) {
 	if b == 0 {
 		return holomem.DefaultMCPBudget, nil
 	}
-	return b, holomem.ValidateBudget(b)
+	if b < holomem.MinBudget || b > holomem.MaxMCPBudget {
+		return 0, fmt.Errorf("%w: budget %d tokens is outside %d..%d", holomem.ErrInvalid, b, holomem.MinBudget, holomem.MaxMCPBudget)
+	}
+	return b, nil
 }

@@ -109,7 +109,10 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 	docs := make([]doc, 0, len(cands))
 	q := lexindex.Query{Stems: lq.stems, Prefixes: lq.prefixes}
 	tfs := make([]float64, len(cands)*len(lq.stems))
-	total := 0.0
+	// Lengths add up as integers: candidates come in map order, and a
+	// float sum in varying order would move scores by an ulp and break
+	// ties differently from one recall to the next.
+	total := 0
 	for _, c := range cands {
 		if c.fact == nil {
 			continue
@@ -135,15 +138,15 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 				}
 			}
 		}
-		eff := float64(d.len)
+		eff := d.len
 		if !m.opts.WholeFactBM25 && isLong(c.fact.Content) && slices.ContainsFunc(d.tf, func(f float64) bool { return f > 0 }) {
 			d.passages, d.plen, d.ptf = lq.passageCounts(m.terms.get(c.fact).passageTerms())
 			addTagCounts(d.len, d.tf, d.plen, d.ptf)
 			eff = 0
 			for _, n := range d.plen {
-				eff += float64(n)
+				eff += n
 			}
-			eff /= float64(len(d.plen))
+			eff /= len(d.plen) // a long fact counts as one passage of mean length
 		}
 		total += eff
 		docs = append(docs, d)
@@ -151,7 +154,7 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 	if len(docs) == 0 {
 		return
 	}
-	avg := max(1, total/float64(len(docs)))
+	avg := max(1, float64(total)/float64(len(docs)))
 	bm25 := func(tf []float64, n int) float64 {
 		s := 0.0
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(n)/avg)

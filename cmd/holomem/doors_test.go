@@ -83,7 +83,7 @@ func TestDoors_sameRanking(t *testing.T) {
 	}
 	defer cs.Close()
 	mcpIDs := func(q string) []int64 {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"query": q, "limit": limit, "budget": 100000}})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"query": q, "limit": limit, "budget": 20000}})
 		if err != nil || res.IsError {
 			t.Fatalf("mcp recall %q: %v %+v", q, err, res)
 		}
