@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/holomem/holomem"
 )
@@ -82,7 +83,17 @@ func (s *Server) fitHits(out *RecallOutput, budget, offset int, full bool) {
 		}
 		return out
 	}
-	k := holomem.FitBudget(len(all), budget, func(k int) int { return s.wireTokens(with(k)) })
+	// No more hits can fit than their text alone allows: measuring only
+	// those keeps a recall of many whole huge facts from marshalling them.
+	n, lower := len(all), 0
+	for i, h := range all {
+		lower += (utf8.RuneCountInString(h.Snippet) + utf8.RuneCountInString(h.Content)) / 4
+		if lower > budget {
+			n = i
+			break
+		}
+	}
+	k := holomem.FitBudget(n, budget, func(k int) int { return s.wireTokens(with(k)) })
 	with(k)
 	out.Hits = nonNil(out.Hits)
 }
