@@ -137,7 +137,10 @@ type Query struct {
 	EmbedText string `json:"embed_text,omitempty"`
 	Namespace string `json:"namespace,omitempty"`
 	// Limit is the number of hits; 0 means DefaultLimit.
-	Limit    int    `json:"limit,omitempty"`
+	Limit int `json:"limit,omitempty"`
+	// Offset skips the first hits of the ranking (paging): offset 10 with
+	// limit 10 returns hits 11 to 20 of the ranking limit 20 returns.
+	Offset   int    `json:"offset,omitempty"`
 	Category string `json:"category,omitempty"`
 	// MinTrust drops facts below this trust; nil means DefaultMinTrust.
 	MinTrust *float64 `json:"min_trust,omitempty"`
@@ -183,6 +186,9 @@ func (q *Query) Validate() error {
 	if q.Limit < 0 || q.Limit > MaxLimit {
 		return fmt.Errorf("%w: limit %d is outside 1..%d", ErrInvalid, q.Limit, MaxLimit)
 	}
+	if q.Offset < 0 || q.Offset+q.Limit > MaxLimit {
+		return fmt.Errorf("%w: offset %d is outside 0..%d (offset + limit at most %d)", ErrInvalid, q.Offset, MaxLimit-q.Limit, MaxLimit)
+	}
 	if q.MinTrust != nil && (math.IsNaN(*q.MinTrust) || *q.MinTrust < 0 || *q.MinTrust > 1) {
 		return fmt.Errorf("%w: min trust %v is outside 0..1", ErrInvalid, *q.MinTrust)
 	}
@@ -226,10 +232,30 @@ type Hit struct {
 	Via []int64 `json:"via,omitempty"`
 	// Stale is set when the fact's anchored file changed or vanished.
 	Stale string `json:"stale,omitempty"`
+	// Snippet is the part of the content that matched the query: the
+	// window of at most 320 characters where the query's words are
+	// densest, one line, with "…" where the content was cut. Every door
+	// shows it; the whole content is in Fact unless a door left it out.
+	Snippet string `json:"snippet,omitempty"`
+	// Matches are the byte offsets [start, end) in Snippet (UTF-8) of
+	// the words that matched the query.
+	Matches [][2]int `json:"matches,omitempty"`
+	// Passage is the passage of a long fact the query matched best; nil
+	// for a fact of one passage (about 300 tokens) or none matched.
+	Passage *Passage `json:"passage,omitempty"`
 	// Risks say why the fact's content reads as instructions to a model
 	// (memory poisoning, text.InstructionRisks). Doors that hand content
 	// to a model set it (MCP) and then show such content as quoted data.
 	Risks []string `json:"risks,omitempty"`
+}
+
+// Passage is one piece of a long fact's content: its index and byte
+// offsets [Start, End) in the content. Long facts are cut into passages of
+// at most about 300 tokens at paragraph, line, sentence or word boundaries.
+type Passage struct {
+	Index int `json:"index"`
+	Start int `json:"start"`
+	End   int `json:"end"`
 }
 
 // Result is a recall answer: the ranked hits and which channels ran.
@@ -247,4 +273,8 @@ type Result struct {
 	Weights Weights `json:"weights"`
 	// Notes tell the caller about degraded modes ("no embedding model: ...").
 	Notes []string `json:"notes,omitempty"`
+	// Omitted counts the hits a door left out to keep its answer within
+	// a token budget; NextOffset is the offset that returns them.
+	Omitted    int `json:"omitted,omitempty"`
+	NextOffset int `json:"next_offset,omitempty"`
 }

@@ -11,16 +11,16 @@ const DefaultLinkWeight = 1.0
 
 // LinkInput are the arguments of the link tool.
 type LinkInput struct {
-	From      int64    `json:"from" jsonschema:"id of the source fact (the cause, or the newer fact)"`
-	To        int64    `json:"to" jsonschema:"id of the target fact (the effect)"`
-	Kind      string   `json:"kind" jsonschema:"relation: causal (cause -> effect, e.g. issue -> fix), temporal (earlier -> later), similar_to, or your own lower-case kind"`
-	Weight    *float64 `json:"weight,omitempty" jsonschema:"strength >= 0 (default 1)"`
-	Namespace string   `json:"namespace,omitempty" jsonschema:"memory namespace (default: the server's)"`
+	From      int64    `json:"from" jsonschema:"the cause, or the earlier fact"`
+	To        int64    `json:"to"`
+	Kind      string   `json:"kind" jsonschema:"causal, temporal, similar_to or your own lower-case kind"`
+	Weight    *float64 `json:"weight,omitempty" jsonschema:"default 1"`
+	Namespace string   `json:"namespace,omitempty"`
 }
 
 // LinkOutput reports the stored edge.
 type LinkOutput struct {
-	Created bool          `json:"created" jsonschema:"false when the edge existed (its weight was updated)"`
+	Created bool          `json:"created"`
 	Edge    *holomem.Edge `json:"edge"`
 }
 

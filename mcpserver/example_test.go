@@ -47,11 +47,16 @@ func ExampleNew() {
 		return
 	}
 	out := res.StructuredContent.(map[string]any)
-	fmt.Println("created:", out["created"], "namespace:", out["fact"].(map[string]any)["namespace"])
+	fmt.Println("created:", out["created"], "snippet:", out["fact"].(map[string]any)["snippet"])
+
+	res, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"query": "what does Alice drink"}})
+	hit := res.StructuredContent.(map[string]any)["hits"].([]any)[0].(map[string]any)
+	fmt.Println("hit:", hit["id"], hit["snippet"])
 
 	res, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get", Arguments: map[string]any{"id": 12345}})
 	fmt.Println("error:", res.IsError, res.Content[0].(*mcp.TextContent).Text[:10])
 	// Output:
-	// created: true namespace: demo
+	// created: true snippet: Alice prefers tea
+	// hit: 1 Alice prefers tea
 	// error: true not_found:
 }

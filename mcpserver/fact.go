@@ -3,10 +3,8 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/text"
 )
 
 // DefaultSource is the source recorded on facts remembered over MCP when
@@ -15,25 +13,25 @@ const DefaultSource = "agent"
 
 // RememberInput are the arguments of the remember tool.
 type RememberInput struct {
-	Content     string   `json:"content" jsonschema:"the fact: one short self-contained statement (who/what/why), up to 256 KiB"`
-	Category    string   `json:"category,omitempty" jsonschema:"kind of fact: user_pref, project, tool, general (default) or your own label"`
-	Tags        []string `json:"tags,omitempty" jsonschema:"optional labels, lower-cased; a leading # is dropped"`
-	Source      string   `json:"source,omitempty" jsonschema:"who or what the fact came from (default agent)"`
-	ExternalKey string   `json:"external_key,omitempty" jsonschema:"optional unique key such as github:owner/repo#123; remembering the same key again returns the existing fact"`
-	Namespace   string   `json:"namespace,omitempty" jsonschema:"memory namespace (default: the server's)"`
+	Content     string   `json:"content" jsonschema:"one short self-contained statement (who/what/why)"`
+	Category    string   `json:"category,omitempty" jsonschema:"user_pref, project, tool, general (default) or your own"`
+	Tags        []string `json:"tags,omitempty"`
+	Source      string   `json:"source,omitempty" jsonschema:"default agent"`
+	ExternalKey string   `json:"external_key,omitempty" jsonschema:"unique key (e.g. github:owner/repo#123); the same key returns the existing fact"`
+	Namespace   string   `json:"namespace,omitempty"`
 }
 
 // RememberOutput is what the remember tool returns.
 type RememberOutput struct {
-	ID      int64         `json:"id" jsonschema:"id of the stored fact (or of the existing identical fact)"`
-	Created bool          `json:"created" jsonschema:"false when the same content was already remembered"`
-	Fact    *holomem.Fact `json:"fact"`
+	ID      int64     `json:"id"`
+	Created bool      `json:"created"`
+	Fact    *FactView `json:"fact"`
 	// NearDuplicates and Contradictions come from write-time hygiene.
-	NearDuplicates []holomem.Hit `json:"near_duplicates,omitempty" jsonschema:"facts saying nearly the same thing"`
-	Contradictions []holomem.Hit `json:"contradictions,omitempty" jsonschema:"facts about the same entities with different content; call supersede if the new fact replaces one"`
+	NearDuplicates []HitView `json:"near_duplicates,omitempty"`
+	Contradictions []HitView `json:"contradictions,omitempty"`
 	// Risks flag content that reads as instructions to a model: it is
 	// stored as given and shown quoted.
-	Risks []string `json:"risks,omitempty" jsonschema:"why the content reads as instructions to a model (stored as given, shown quoted as data)"`
+	Risks []string `json:"risks,omitempty"`
 }
 
 func (s *Server) remember(ctx context.Context, in RememberInput) (*RememberOutput, error) {
@@ -53,9 +51,14 @@ func (s *Server) remember(ctx context.Context, in RememberInput) (*RememberOutpu
 	if err != nil {
 		return nil, fmt.Errorf("remember: %w", err)
 	}
-	fact, _ := screen(slim(r.Fact))
-	out := &RememberOutput{Created: r.Created, Fact: fact, Risks: r.Risks,
-		NearDuplicates: slimHits(r.NearDuplicates), Contradictions: slimHits(r.Contradictions)}
+	out := &RememberOutput{Created: r.Created, Fact: factView(r.Fact), Risks: r.Risks,
+		NearDuplicates: hitViews(r.NearDuplicates, viewOpts{}), Contradictions: hitViews(r.Contradictions, viewOpts{})}
+	if len(out.NearDuplicates) == 0 {
+		out.NearDuplicates = nil
+	}
+	if len(out.Contradictions) == 0 {
+		out.Contradictions = nil
+	}
 	if r.Fact != nil {
 		out.ID = r.Fact.ID
 	}
@@ -64,61 +67,28 @@ func (s *Server) remember(ctx context.Context, in RememberInput) (*RememberOutpu
 
 // IDInput names one fact.
 type IDInput struct {
-	ID        int64  `json:"id" jsonschema:"fact id (from remember or recall)"`
-	Namespace string `json:"namespace,omitempty" jsonschema:"memory namespace (default: the server's)"`
-}
-
-// GetOutput is what the get tool returns.
-type GetOutput struct {
-	Fact *holomem.Fact `json:"fact"`
-	// Risks flag content that reads as instructions to a model; the
-	// content is then shown quoted.
-	Risks []string        `json:"risks,omitempty"`
-	Edges []*holomem.Edge `json:"edges,omitempty" jsonschema:"links to and from the fact (causal, temporal, supersedes, user kinds); the vector index's own edges are left out"`
-}
-
-func (s *Server) get(ctx context.Context, in IDInput) (*GetOutput, error) {
-	f, err := s.factIn(ctx, s.namespace(in.Namespace), in.ID)
-	if err != nil {
-		return nil, fmt.Errorf("get: %w", err)
-	}
-	edges, err := s.store.FindEdges(ctx, holomem.EdgeFilter{FactID: f.ID, Limit: holomem.MaxLimit})
-	if err != nil {
-		return nil, fmt.Errorf("get %d: edges: %w", f.ID, err)
-	}
-	// The vector index's edges are structure, not meaning: they would only
-	// cost the agent context.
-	edges = slices.DeleteFunc(edges, func(e *holomem.Edge) bool {
-		return e.Origin == holomem.OriginHNSW || holomem.IsHNSWKind(e.Kind)
-	})
-	out := &GetOutput{Edges: edges}
-	out.Fact, out.Risks = screen(slim(f))
-	return out, nil
+	ID        int64  `json:"id"`
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // UpdateInput are the arguments of the update tool; omitted fields stay.
 type UpdateInput struct {
-	ID        int64     `json:"id" jsonschema:"fact id"`
+	ID        int64     `json:"id"`
 	Content   *string   `json:"content,omitempty" jsonschema:"new content (restarts the fact's age)"`
-	Category  *string   `json:"category,omitempty" jsonschema:"new category"`
-	Tags      *[]string `json:"tags,omitempty" jsonschema:"new tags, replacing the old ones"`
-	Source    *string   `json:"source,omitempty" jsonschema:"new source"`
-	Namespace string    `json:"namespace,omitempty" jsonschema:"memory namespace (default: the server's)"`
+	Category  *string   `json:"category,omitempty"`
+	Tags      *[]string `json:"tags,omitempty" jsonschema:"replace the tags"`
+	Source    *string   `json:"source,omitempty"`
+	Namespace string    `json:"namespace,omitempty"`
 }
 
-// FactOutput is a single fact.
+// FactOutput is a single fact, its content cut to a snippet.
 type FactOutput struct {
-	Fact *holomem.Fact `json:"fact"`
-	// Risks flag content that reads as instructions to a model; the
-	// content is then shown quoted.
-	Risks []string `json:"risks,omitempty"`
+	Fact *FactView `json:"fact"`
 }
 
-// factOutput screens f for the answer of update and feedback.
+// factOutput is the answer of update and feedback.
 func factOutput(f *holomem.Fact) *FactOutput {
-	out := &FactOutput{}
-	out.Fact, out.Risks = screen(slim(f))
-	return out
+	return &FactOutput{Fact: factView(f)}
 }
 
 func (s *Server) update(ctx context.Context, in UpdateInput) (*FactOutput, error) {
@@ -154,9 +124,9 @@ func (s *Server) forget(ctx context.Context, in IDInput) (*ForgetOutput, error) 
 
 // FeedbackInput are the arguments of the feedback tool.
 type FeedbackInput struct {
-	ID        int64  `json:"id" jsonschema:"fact id"`
-	Helpful   bool   `json:"helpful" jsonschema:"true if the fact helped, false if it was wrong or useless"`
-	Namespace string `json:"namespace,omitempty" jsonschema:"memory namespace (default: the server's)"`
+	ID        int64  `json:"id"`
+	Helpful   bool   `json:"helpful"`
+	Namespace string `json:"namespace,omitempty"`
 }
 
 func (s *Server) feedback(ctx context.Context, in FeedbackInput) (*FactOutput, error) {
@@ -172,9 +142,9 @@ func (s *Server) feedback(ctx context.Context, in FeedbackInput) (*FactOutput, e
 
 // SupersedeInput are the arguments of the supersede tool.
 type SupersedeInput struct {
-	Old       int64  `json:"old" jsonschema:"id of the fact that is no longer true"`
-	New       int64  `json:"new" jsonschema:"id of the fact that replaces it"`
-	Namespace string `json:"namespace,omitempty" jsonschema:"memory namespace (default: the server's)"`
+	Old       int64  `json:"old" jsonschema:"the fact no longer true"`
+	New       int64  `json:"new" jsonschema:"the fact replacing it"`
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // SupersedeOutput confirms a supersession.
@@ -195,45 +165,4 @@ func (s *Server) supersede(ctx context.Context, in SupersedeInput) (*SupersedeOu
 		return nil, err // it names the operation and the ids
 	}
 	return &SupersedeOutput{Old: in.Old, New: in.New, Superseded: true}, nil
-}
-
-// slim returns a copy of f without its embedding: a vector of hundreds of
-// floats is useless to a model and costs context.
-func slim(f *holomem.Fact) *holomem.Fact {
-	if f == nil || (len(f.Embedding) == 0 && f.HRR == nil) {
-		return f
-	}
-	c := *f
-	c.Embedding = nil
-	c.HRR = nil
-	return &c
-}
-
-// slimHits strips embeddings from the facts of hits and screens them (see
-// screen): a flagged hit carries its risks and its content quoted.
-func slimHits(hs []holomem.Hit) []holomem.Hit {
-	for i := range hs {
-		hs[i].Fact, hs[i].Risks = screen(slim(hs[i].Fact))
-	}
-	return hs
-}
-
-// screen checks a fact's content for instructions to a model (memory
-// poisoning). A flagged fact comes back as a copy whose content is
-// rendered as quoted data (text.QuoteData: invisible characters and '<'
-// escaped), the way the prompt hook shows it, with the risks: a tool
-// result goes into the agent's context like a prompt does, and a stored
-// "ignore previous instructions" must arrive as data. Clean facts are
-// returned as they are; `holomem get` on the CLI shows the stored text.
-func screen(f *holomem.Fact) (*holomem.Fact, []string) {
-	if f == nil {
-		return nil, nil
-	}
-	risks := text.InstructionRisks(f.Content)
-	if len(risks) == 0 {
-		return f, nil
-	}
-	c := *f
-	c.Content = text.QuoteData(f.Content)
-	return &c, risks
 }

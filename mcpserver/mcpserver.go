@@ -72,6 +72,8 @@ type Server struct {
 	opts  Options
 	log   *slog.Logger
 	srv   *mcp.Server
+	// envelope is the tokens the SDK adds to each tool result.
+	envelope int
 }
 
 // instructions tell a connecting agent when to use the tools.
@@ -96,7 +98,7 @@ func New(mem holomem.Memory, store Reader, opts Options) *Server {
 	if opts.MaxLineBytes <= 0 {
 		opts.MaxLineBytes = DefaultMaxLineBytes
 	}
-	s := &Server{mem: mem, store: store, opts: opts, log: opts.Logger}
+	s := &Server{mem: mem, store: store, opts: opts, log: opts.Logger, envelope: envelopeTokens(opts.Version)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -154,10 +154,10 @@ func text(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-func hitIDs(hs []holomem.Hit) []int64 {
+func hitIDs(hs []mcpserver.HitView) []int64 {
 	var ids []int64
 	for _, h := range hs {
-		ids = append(ids, h.Fact.ID)
+		ids = append(ids, h.ID)
 	}
 	return ids
 }
@@ -166,7 +166,7 @@ func hitIDs(hs []holomem.Hit) []int64 {
 var wantTools = map[string]bool{
 	"remember": false, "recall": true, "get": true, "update": false, "forget": false,
 	"feedback": false, "probe": true, "related": true, "reason": true, "link": false,
-	"supersede": false, "status": true,
+	"supersede": false, "status": true, "list": true,
 }
 
 // checkToolList checks that every tool is listed with a description, input
@@ -232,8 +232,8 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 	if !deploy.Created || deploy.ID <= 0 || deploy.Fact.Category != "project" || !slices.Equal(deploy.Fact.Tags, []string{"deploy", "ops"}) {
 		t.Fatalf("remember: %+v", deploy)
 	}
-	if deploy.Fact.Source != mcpserver.DefaultSource || deploy.Fact.Namespace != holomem.DefaultNamespace {
-		t.Errorf("remember: source %q namespace %q", deploy.Fact.Source, deploy.Fact.Namespace)
+	if deploy.Fact.Source != mcpserver.DefaultSource || deploy.Fact.Snippet != "The deploy script lives in scripts/deploy.sh and uses Ansible" {
+		t.Errorf("remember: source %q snippet %q", deploy.Fact.Source, deploy.Fact.Snippet)
 	}
 	again := call[remembered](t, cs, "remember", map[string]any{"content": "The deploy script lives in scripts/deploy.sh and uses Ansible"})
 	if again.Created || again.ID != deploy.ID {
@@ -243,24 +243,39 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 	issue := call[remembered](t, cs, "remember", map[string]any{"content": "Issue #42: login fails when the password contains a quote"})
 	fix := call[remembered](t, cs, "remember", map[string]any{"content": "PR #43 fixes #42 by escaping quotes in the login form"})
 
-	rec := call[holomem.Result](t, cs, "recall", map[string]any{"query": "where is the deploy script", "limit": 5})
+	rec := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "where is the deploy script", "limit": 5})
 	if !slices.Contains(hitIDs(rec.Hits), deploy.ID) {
 		t.Errorf("recall deploy: hits %v, want %d among them", hitIDs(rec.Hits), deploy.ID)
 	}
-	if !slices.Contains(rec.Channels, holomem.ChannelFTS) {
-		t.Errorf("recall: channels %v lack fts", rec.Channels)
+	if len(rec.Channels) != 0 || rec.Hits[0].Scores != nil || rec.Hits[0].Content != "" || rec.Hits[0].Snippet == "" {
+		t.Errorf("recall without explain or full: %+v", rec)
 	}
-	for _, h := range rec.Hits {
-		if len(h.Fact.Embedding) != 0 {
-			t.Errorf("recall: hit %d carries its embedding", h.Fact.ID)
-		}
+	ex := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "where is the deploy script", "explain": true, "full": true})
+	if !slices.Contains(ex.Channels, holomem.ChannelFTS) || ex.Hits[0].Scores == nil || len(ex.Hits[0].Matches) == 0 || ex.Hits[0].Content == "" {
+		t.Errorf("recall explain full: channels %v hit %+v", ex.Channels, ex.Hits[0])
 	}
 	// FTS operators in the query are data, not syntax.
-	call[holomem.Result](t, cs, "recall", map[string]any{"query": `"deploy" AND -script* OR (NEAR:x) ^ {`, "min_trust": 0.0, "ppr": true, "follow_causal": true})
+	call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": `"deploy" AND -script* OR (NEAR:x) ^ {`, "min_trust": 0.0, "ppr": true, "follow_causal": true})
 
 	got := call[mcpserver.GetOutput](t, cs, "get", map[string]any{"id": deploy.ID})
-	if got.Fact.Content != "The deploy script lives in scripts/deploy.sh and uses Ansible" {
-		t.Errorf("get: content %q", got.Fact.Content)
+	if got.Content != "The deploy script lives in scripts/deploy.sh and uses Ansible" || got.NextOffset != 0 {
+		t.Errorf("get: content %q next %d", got.Content, got.NextOffset)
+	}
+	if tail := call[mcpserver.GetOutput](t, cs, "get", map[string]any{"id": deploy.ID, "offset": 4}); tail.Content != "deploy script lives in scripts/deploy.sh and uses Ansible" || tail.Offset != 4 {
+		t.Errorf("get from offset 4: %q at %d", tail.Content, tail.Offset)
+	}
+	lst := call[mcpserver.ListOutput](t, cs, "list", map[string]any{"limit": 2})
+	if lst.Total != 4 || len(lst.Facts) != 2 || lst.Facts[0].ID != fix.ID || lst.Facts[1].ID != issue.ID {
+		t.Errorf("list: %+v", lst)
+	}
+	if byCat := call[mcpserver.ListOutput](t, cs, "list", map[string]any{"category": "user_pref"}); byCat.Total != 1 || byCat.Facts[0].ID != pref.ID {
+		t.Errorf("list by category: %+v", byCat)
+	}
+	if byTag := call[mcpserver.ListOutput](t, cs, "list", map[string]any{"tag": "#Deploy"}); byTag.Total != 1 || byTag.Facts[0].ID != deploy.ID {
+		t.Errorf("list by tag: %+v", byTag)
+	}
+	if page := call[mcpserver.ListOutput](t, cs, "list", map[string]any{"limit": 2, "offset": 2}); len(page.Facts) != 2 || page.Facts[0].ID != pref.ID {
+		t.Errorf("list page 2: %+v", page)
 	}
 
 	upd := call[mcpserver.FactOutput](t, cs, "update", map[string]any{"id": pref.ID, "tags": []string{"ui"}})
@@ -269,8 +284,8 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 	}
 
 	fb := call[mcpserver.FactOutput](t, cs, "feedback", map[string]any{"id": pref.ID, "helpful": true})
-	if fb.Fact.Trust <= holomem.DefaultTrust || fb.Fact.HelpfulCount != 1 {
-		t.Errorf("feedback: trust %v helpful %d", fb.Fact.Trust, fb.Fact.HelpfulCount)
+	if fb.Fact.Trust <= holomem.DefaultTrust {
+		t.Errorf("feedback: trust %v", fb.Fact.Trust)
 	}
 
 	ln := call[mcpserver.LinkOutput](t, cs, "link", map[string]any{"from": issue.ID, "to": fix.ID, "kind": "causal"})
@@ -281,7 +296,7 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 	if len(got.Edges) != 1 || got.Edges[0].From != issue.ID {
 		t.Errorf("get after link: edges %+v", got.Edges)
 	}
-	causal := call[holomem.Result](t, cs, "recall", map[string]any{"query": "login fails with a quote in the password", "follow_causal": true})
+	causal := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "login fails with a quote in the password", "follow_causal": true})
 	if !slices.Contains(hitIDs(causal.Hits), fix.ID) {
 		t.Errorf("recall follow_causal: hits %v, want the fix %d", hitIDs(causal.Hits), fix.ID)
 	}
@@ -293,8 +308,8 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 	call[mcpserver.RelatedOutput](t, cs, "related", map[string]any{"entity": "Ansible"})
 	reason := call[mcpserver.HitsOutput](t, cs, "reason", map[string]any{"entities": []string{"#42", "#43"}})
 	for _, h := range reason.Hits {
-		if h.Fact.ID != fix.ID {
-			t.Errorf("reason #42 #43: hit %d, only %d mentions both", h.Fact.ID, fix.ID)
+		if h.ID != fix.ID {
+			t.Errorf("reason #42 #43: hit %d, only %d mentions both", h.ID, fix.ID)
 		}
 	}
 
@@ -303,7 +318,7 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 	if !sup.Superseded {
 		t.Errorf("supersede: %+v", sup)
 	}
-	after := call[holomem.Result](t, cs, "recall", map[string]any{"query": "which mode does Alice prefer"})
+	after := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "which mode does Alice prefer"})
 	if ids := hitIDs(after.Hits); slices.Contains(ids, pref.ID) || !slices.Contains(ids, light.ID) {
 		t.Errorf("recall after supersede: hits %v, want %d and not %d", ids, light.ID, pref.ID)
 	}
@@ -511,6 +526,10 @@ func TestServer_ToolErrors(t *testing.T) {
 		{"WrongType", "recall", map[string]any{"query": 5}, ""},
 		{"EmptyQuery", "recall", map[string]any{"query": " "}, "invalid_argument:"},
 		{"LimitTooBig", "recall", map[string]any{"query": "vim", "limit": 100000}, "invalid_argument:"},
+		{"BudgetTooBig", "recall", map[string]any{"query": "vim", "budget": 100000}, "invalid_argument:"},
+		{"BudgetTooSmall", "get", map[string]any{"id": other.ID, "budget": 10}, "invalid_argument:"},
+		{"GetOffsetPastEnd", "get", map[string]any{"id": other.ID, "offset": 1 << 20}, "invalid_argument:"},
+		{"ListNegativeOffset", "list", map[string]any{"offset": -1}, "invalid_argument:"},
 		{"NegativeLimit", "recall", map[string]any{"query": "vim", "limit": -5}, "invalid_argument:"},
 		{"NegativeLimitProbe", "probe", map[string]any{"entity": "Bob", "limit": -5}, "invalid_argument:"},
 		{"NegativeLimitReason", "reason", map[string]any{"entities": []string{"Bob"}, "limit": -5}, "invalid_argument:"},
@@ -544,7 +563,7 @@ func TestServer_ToolErrors(t *testing.T) {
 	}
 	// The fact of namespace "team" is reachable from its namespace.
 	got := call[mcpserver.GetOutput](t, cs, "get", map[string]any{"id": f.ID, "namespace": "team"})
-	if got.Fact.Namespace != "team" {
+	if got.Fact.ID != f.ID {
 		t.Errorf("get in team: %+v", got.Fact)
 	}
 	// Unknown tools are a protocol error; the session keeps serving.
@@ -557,13 +576,10 @@ func TestServer_ToolErrors(t *testing.T) {
 func TestServer_DefaultNamespace(t *testing.T) {
 	cs := connectInMemory(t, newServer(t, mcpserver.Options{Namespace: "proj"}))
 	r := call[mcpserver.RememberOutput](t, cs, "remember", map[string]any{"content": "the build uses make"})
-	if r.Fact.Namespace != "proj" {
-		t.Errorf("namespace %q, want proj", r.Fact.Namespace)
-	}
-	if got := call[holomem.Result](t, cs, "recall", map[string]any{"query": "build make", "namespace": "default"}); len(got.Hits) != 0 {
+	if got := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "build make", "namespace": "default"}); len(got.Hits) != 0 {
 		t.Errorf("recall in default sees proj's facts: %v", hitIDs(got.Hits))
 	}
-	if got := call[holomem.Result](t, cs, "recall", map[string]any{"query": "build make"}); !slices.Contains(hitIDs(got.Hits), r.ID) {
+	if got := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "build make"}); !slices.Contains(hitIDs(got.Hits), r.ID) {
 		t.Errorf("recall in proj: %v", hitIDs(got.Hits))
 	}
 }
@@ -670,26 +686,26 @@ func TestPoisonedFactsQuoted(t *testing.T) {
 	clean := "Deploy notes for nginx: the playbook is deploy/nginx.yml"
 	rem := call[mcpserver.RememberOutput](t, cs, "remember", map[string]any{"content": hostile})
 	call[mcpserver.RememberOutput](t, cs, "remember", map[string]any{"content": clean})
-	if len(rem.Risks) == 0 || strings.Contains(rem.Fact.Content, "<") {
-		t.Fatalf("remember of hostile content: risks %v, content %q", rem.Risks, rem.Fact.Content)
+	if len(rem.Risks) == 0 || strings.Contains(rem.Fact.Snippet, "<") {
+		t.Fatalf("remember of hostile content: risks %v, snippet %q", rem.Risks, rem.Fact.Snippet)
 	}
 	quoted := hmtext.QuoteData(hostile)
 	if !strings.Contains(quoted, `\u200b`) || strings.Contains(quoted, "<") {
 		t.Fatalf("QuoteData = %q", quoted)
 	}
-	res := call[holomem.Result](t, cs, "recall", map[string]any{"query": "deploy notes nginx"})
+	res := call[mcpserver.RecallOutput](t, cs, "recall", map[string]any{"query": "deploy notes nginx", "full": true})
 	seen := 0
 	for _, h := range res.Hits {
-		switch h.Fact.ID {
+		switch h.ID {
 		case rem.ID:
 			seen++
-			if len(h.Risks) == 0 || h.Fact.Content != quoted {
-				t.Errorf("recall hit of hostile fact: risks %v, content %q, want %q", h.Risks, h.Fact.Content, quoted)
+			if len(h.Risks) == 0 || h.Content != quoted || strings.Contains(h.Snippet, "<") {
+				t.Errorf("recall hit of hostile fact: risks %v, content %q, want %q, snippet %q", h.Risks, h.Content, quoted, h.Snippet)
 			}
 		default:
 			seen++
-			if len(h.Risks) != 0 || h.Fact.Content != clean {
-				t.Errorf("recall hit of clean fact: risks %v, content %q", h.Risks, h.Fact.Content)
+			if len(h.Risks) != 0 || h.Content != clean {
+				t.Errorf("recall hit of clean fact: risks %v, content %q", h.Risks, h.Content)
 			}
 		}
 	}
@@ -697,13 +713,13 @@ func TestPoisonedFactsQuoted(t *testing.T) {
 		t.Errorf("recall: %d hits, notes %q", seen, res.Notes)
 	}
 	got := call[mcpserver.GetOutput](t, cs, "get", map[string]any{"id": rem.ID})
-	if len(got.Risks) == 0 || got.Fact.Content != quoted {
-		t.Errorf("get: risks %v, content %q", got.Risks, got.Fact.Content)
+	if len(got.Risks) == 0 || got.Content != quoted {
+		t.Errorf("get: risks %v, content %q", got.Risks, got.Content)
 	}
 	pr := call[mcpserver.HitsOutput](t, cs, "probe", map[string]any{"entity": "nginx"})
 	for _, h := range pr.Hits {
-		if h.Fact.ID == rem.ID && (len(h.Risks) == 0 || h.Fact.Content != quoted) {
-			t.Errorf("probe hit: risks %v, content %q", h.Risks, h.Fact.Content)
+		if h.ID == rem.ID && (len(h.Risks) == 0 || strings.Contains(h.Snippet, "<")) {
+			t.Errorf("probe hit: risks %v, snippet %q", h.Risks, h.Snippet)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 // StatusInput are the arguments of the status tool.
 type StatusInput struct {
-	Namespace string `json:"namespace,omitempty" jsonschema:"memory namespace (default: the server's)"`
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // StatusOutput describes the memory.
@@ -16,13 +16,13 @@ type StatusOutput struct {
 	Version   string `json:"version"`
 	Namespace string `json:"namespace"`
 	// Model is the embedding model in use ("" when none is configured).
-	Model string `json:"model,omitempty" jsonschema:"embedding model in use; empty when semantic search is off"`
+	Model string `json:"model,omitempty"`
 	// Channels are the recall channels that run right now.
-	Channels []holomem.Channel `json:"channels" jsonschema:"recall channels that run now (fts, jaccard, hrr, semantic)"`
-	Weights  holomem.Weights   `json:"weights" jsonschema:"channel weights after redistribution"`
-	Notes    []string          `json:"notes,omitempty" jsonschema:"degraded modes and how to fix them"`
+	Channels []holomem.Channel `json:"channels"`
+	Weights  holomem.Weights   `json:"weights"`
+	Notes    []string          `json:"notes,omitempty"`
 	// Index is the namespace's vector index: how searches run and the last recall canary.
-	Index *holomem.IndexStatus `json:"index,omitempty" jsonschema:"vector index of the namespace: search mode (exact, hnsw, fallback) and last recall canary"`
+	Index *holomem.IndexStatus `json:"index,omitempty"`
 	Stats *holomem.Stats       `json:"stats"`
 }
 

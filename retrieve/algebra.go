@@ -28,7 +28,11 @@ func (m *Memory) Probe(ctx context.Context, namespace, entity string, limit int)
 	if err != nil {
 		return nil, err
 	}
-	return m.scanAlgebra(ctx, namespace, keys, members, limit)
+	hits, err := m.scanAlgebra(ctx, namespace, keys, members, limit)
+	if err == nil {
+		attachSnippets(hits, text.QueryStems(entity))
+	}
+	return hits, err
 }
 
 // Reason returns the facts that involve all the entities first: each fact's
@@ -48,7 +52,11 @@ func (m *Memory) Reason(ctx context.Context, namespace string, entities []string
 	if err != nil {
 		return nil, err
 	}
-	return m.scanAlgebra(ctx, namespace, keys, members, limit)
+	hits, err := m.scanAlgebra(ctx, namespace, keys, members, limit)
+	if err == nil {
+		attachSnippets(hits, text.QueryStems(strings.Join(entities, " ")))
+	}
+	return hits, err
 }
 
 // linkedToAll returns the facts the store links to every one of entities.

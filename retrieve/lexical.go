@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/lexindex"
@@ -90,12 +91,20 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 		p   bm25Params
 		// pairs[j] counts query stems j and j+1 side by side (nil: not counted).
 		pairs []float64
+		// A long fact is scored by its best passage: its passages' counts,
+		// each with the tags' counts added (tags describe every passage).
+		passages []text.Passage
+		plen     []int
+		ptf      [][]float64
 	}
 	// The candidates' stems come from m.terms (tokenised and stemmed once
 	// per fact text); the counts are the same as stemming every token here.
 	docs := make([]doc, 0, len(cands))
 	q := lexindex.Query{Stems: lq.stems, Prefixes: lq.prefixes}
 	tfs := make([]float64, len(cands)*len(lq.stems))
+	// Lengths add up as integers: candidates come in map order, and a
+	// float sum in varying order would move scores by an ulp and break
+	// ties differently from one recall to the next.
 	total := 0
 	for _, c := range cands {
 		if c.fact == nil {
@@ -122,37 +131,66 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 				}
 			}
 		}
-		d.len += addHeading(c.fact.Content, lq, d.tf)
 		d.p = bm25ParamsOf(c.fact)
-		if d.p.pairs > 0 && hasPair(d.tf) {
-			d.pairs = make([]float64, len(lq.stems)-1)
-			pairTF(c.fact.Content, lq, d.pairs)
+		eff := d.len
+		if !m.opts.WholeFactBM25 && isLong(c.fact.Content) && slices.ContainsFunc(d.tf, func(f float64) bool { return f > 0 }) {
+			d.passages, d.plen, d.ptf = lq.passageCounts(m.terms.get(c.fact).passageTerms())
+			addTagCounts(d.len, d.tf, d.plen, d.ptf)
+			eff = 0
+			for _, n := range d.plen {
+				eff += n
+			}
+			eff /= len(d.plen) // a long fact counts as one passage of mean length
+		} else {
+			d.len += addHeading(c.fact.Content, lq, d.tf)
+			eff = d.len
+			if d.p.pairs > 0 && hasPair(d.tf) {
+				d.pairs = make([]float64, len(lq.stems)-1)
+				pairTF(c.fact.Content, lq, d.pairs)
+			}
 		}
-		total += d.len
+		total += eff
 		docs = append(docs, d)
 	}
 	if len(docs) == 0 {
 		return
 	}
 	avg := max(1, float64(total)/float64(len(docs)))
-	best := 0.0
-	scores := make([]float64, len(docs))
-	for i, d := range docs {
+	bm25 := func(p bm25Params, tf, pairs []float64, n int) float64 {
 		s := 0.0
-		k1, b := d.p.k1, d.p.b
-		norm := k1 * (1 - b + b*float64(d.len)/avg)
+		k1, b := p.k1, p.b
+		norm := k1 * (1 - b + b*float64(n)/avg)
 		for j := range lq.stems {
-			if f := d.tf[j]; f > 0 {
+			if f := tf[j]; f > 0 {
 				s += lq.idf[j] * f * (k1 + 1) / (f + norm)
 			}
 		}
-		for j, f := range d.pairs {
+		for j, f := range pairs {
 			if f > 0 {
-				s += d.p.pairs * min(lq.idf[j], lq.idf[j+1]) * f * (k1 + 1) / (f + norm)
+				s += p.pairs * min(lq.idf[j], lq.idf[j+1]) * f * (k1 + 1) / (f + norm)
 			}
 		}
-		scores[i] = s
-		best = max(best, s)
+		return s
+	}
+	best := 0.0
+	scores := make([]float64, len(docs))
+	for i, d := range docs {
+		if d.passages == nil {
+			scores[i] = bm25(d.p, d.tf, d.pairs, d.len)
+		} else {
+			// Ties go to the first passage.
+			bp := -1
+			for k := range d.passages {
+				if s := bm25(d.p, d.ptf[k], nil, d.plen[k]); s > scores[i] {
+					scores[i], bp = s, k
+				}
+			}
+			if bp >= 0 {
+				p := d.passages[bp]
+				d.c.passage = &holomem.Passage{Index: p.Index, Start: p.Start, End: p.End}
+			}
+		}
+		best = max(best, scores[i])
 	}
 	for i, d := range docs {
 		if best > 0 {
@@ -160,5 +198,59 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 		} else {
 			d.c.scores.FTS = 0
 		}
+	}
+}
+
+// passageCounts counts the query's stems in each passage as scoreBM25
+// counts them in a whole fact.
+func (lq *lexicalQuery) passageCounts(pts []passageTerms) ([]text.Passage, []int, [][]float64) {
+	ps := make([]text.Passage, len(pts))
+	lens := make([]int, len(pts))
+	tf := make([][]float64, len(pts))
+	flat := make([]float64, len(pts)*len(lq.stems))
+	for k, pt := range pts {
+		ps[k], lens[k] = pt.passage, pt.n
+		tf[k] = flat[k*len(lq.stems) : (k+1)*len(lq.stems) : (k+1)*len(lq.stems)]
+		for _, sc := range pt.stems {
+			if j := slices.Index(lq.stems, sc.stem); j >= 0 {
+				tf[k][j] += sc.count
+				continue
+			}
+			for j, p := range lq.prefixes {
+				if p != "" && strings.HasPrefix(sc.stem, p) {
+					tf[k][j] += 0.5 * sc.count
+				}
+			}
+		}
+	}
+	return ps, lens, tf
+}
+
+// isLong reports whether content has more than one passage.
+func isLong(content string) bool {
+	return len(content) > text.PassageRunes && utf8.RuneCountInString(content) > text.PassageRunes
+}
+
+// addTagCounts adds to each passage's counts what the whole fact's counts
+// hold beyond its passages' sum: the tags' tokens and matches.
+func addTagCounts(n int, tf []float64, plen []int, ptf [][]float64) {
+	sum := 0
+	for _, l := range plen {
+		sum += l
+	}
+	extra := max(0, n-sum)
+	for j := range tf {
+		in := 0.0
+		for k := range ptf {
+			in += ptf[k][j]
+		}
+		if t := tf[j] - in; t > 0 {
+			for k := range ptf {
+				ptf[k][j] += t
+			}
+		}
+	}
+	for k := range plen {
+		plen[k] += extra
 	}
 }

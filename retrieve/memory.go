@@ -43,6 +43,12 @@ type Options struct {
 	DecayFloor float64
 	// DisableHRR turns the hrr channel off (its weight is redistributed).
 	DisableHRR bool
+	// WholeFactBM25 scores a long fact's full text by BM25 over its whole
+	// content. By default a fact longer than one passage (about 300 tokens,
+	// text.PassageRunes) is scored by its best passage, so a long document
+	// that mentions the query's words here and there does not outrank the
+	// short fact that answers, and its hit says which passage matched.
+	WholeFactBM25 bool
 	// NearDuplicate is the token Jaccard (or cosine, with a model) at or
 	// above which Remember reports an existing fact as a near-duplicate.
 	// Zero means 0.7 (Jaccard) and 0.92 (cosine).

@@ -22,6 +22,8 @@ type candidate struct {
 	// its decay then counts periodAge (see scoreTime).
 	inPeriod  bool
 	periodAge time.Duration
+	// passage is a long fact's best passage by BM25 (nil: not scored so).
+	passage *holomem.Passage
 }
 
 // Recall answers q: candidates from full text and semantic search, scored on
@@ -37,6 +39,10 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	if q.Weights != nil {
 		weights = *q.Weights
 	}
+	// A page is the tail of the longer ranking: offset 10 limit 10 ranks
+	// as limit 20 does (the candidate pool grows with it) and skips 10.
+	skip := q.Offset
+	q.Limit, q.Offset = q.Limit+q.Offset, 0
 	clk := startStages(ctx)
 	lex, refs := m.expandRefs(ctx, &q)
 	res := &holomem.Result{}
@@ -170,6 +176,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	if len(hits) > q.Limit {
 		hits = hits[:q.Limit]
 	}
+	hits = hits[min(skip, len(hits)):]
 	clk.done(StagePPR)
 	if lazyJaccard {
 		isRef := func(id int64) bool {
@@ -186,6 +193,7 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 		return nil, err
 	}
 	m.markStale(ctx, hits)
+	attachSnippets(hits, qset)
 	clk.done(StageRank)
 	if !q.NoTouch && len(hits) > 0 {
 		ids := make([]int64, len(hits))
@@ -199,8 +207,11 @@ func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, 
 	}
 	clk.done(StageTouch)
 	res.Hits = hits
+	if res.Hits == nil {
+		res.Hits = []holomem.Hit{}
+	}
 	res.Namespace = q.Namespace
-	if len(res.Hits) == 0 {
+	if len(res.Hits) == 0 && skip == 0 {
 		res.Hits = []holomem.Hit{}
 		// Nothing here: say where else the words occur (a fact added
 		// outside the git project is in "default", not the project's).
@@ -337,7 +348,7 @@ func (m *Memory) rank(cands map[int64]*candidate, w holomem.Weights) []holomem.H
 			d = m.decayAge(c.fact, c.periodAge)
 		}
 		hits = append(hits, holomem.Hit{
-			Fact: c.fact, Relevance: rel, Decay: d, Scores: s, Via: c.via,
+			Fact: c.fact, Relevance: rel, Decay: d, Scores: s, Via: c.via, Passage: c.passage,
 			Score: rel * c.fact.Trust * d,
 		})
 	}

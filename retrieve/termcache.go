@@ -6,6 +6,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/lexindex"
+	"github.com/holomem/holomem/text"
 )
 
 // factTerms is what recall's re-scoring needs of one fact's text: the
@@ -27,6 +28,33 @@ type factTerms struct {
 	n     int
 	// contentSet is stemSet(text.ContentTokens(content)).
 	contentSet []string
+
+	// passages are a long fact's passages (text.Passages) with their
+	// terms, made on first use: recall scores a long fact by its best one.
+	passOnce sync.Once
+	passages []passageTerms
+}
+
+// passageTerms are one passage's terms, as factTerms has them for a fact.
+type passageTerms struct {
+	passage text.Passage
+	stems   []stemCount
+	n       int
+}
+
+// passageTerms returns the terms of each of the fact's passages.
+func (t *factTerms) passageTerms() []passageTerms {
+	t.passOnce.Do(func() {
+		for _, p := range text.Passages(t.content) {
+			lt := lexindex.TermsOf(t.content[p.Start:p.End], nil)
+			pt := passageTerms{passage: p, n: lt.Len, stems: make([]stemCount, len(lt.Stems))}
+			for i, sc := range lt.Stems {
+				pt.stems[i] = stemCount{stem: sc.Stem, count: float64(sc.Count)}
+			}
+			t.passages = append(t.passages, pt)
+		}
+	})
+	return t.passages
 }
 
 type stemCount struct {

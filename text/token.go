@@ -70,6 +70,11 @@ func AppendTokens(dst []string, s string) []string {
 // eachToken calls fn with every token of s in order. Tokens that need no
 // case folding are substrings of s and cost no allocation.
 func eachToken(s string, fn func(string)) {
+	eachTokenAt(s, func(_, _ int, tok string) { fn(tok) })
+}
+
+// eachTokenAt is eachToken with each token's byte span [start, end) in s.
+func eachTokenAt(s string, fn func(start, end int, tok string)) {
 	var buf []byte
 	for i := 0; i < len(s); {
 		r, n := decodeRune(s, i)
@@ -96,9 +101,9 @@ func eachToken(s string, fn func(string)) {
 			continue // FTS5 folds the whole token away and emits nothing
 		}
 		if same {
-			fn(s[start:i])
+			fn(start, i, s[start:i])
 		} else {
-			fn(string(buf))
+			fn(start, i, string(buf))
 		}
 	}
 }

@@ -46,15 +46,23 @@
 //	POST   /api/facts/{id}/feedback   {"helpful": true}
 //	GET    /api/facts/{id}/edges      edges touching the fact (?kind=)
 //	POST   /api/supersede             {"old": 1, "new": 2}
-//	POST   /api/recall                holomem.Query JSON -> holomem.Result
-//	GET    /api/recall                ?q= ?limit= ?category= ?min_trust= ?ppr= ?follow_causal=
-//	GET    /api/probe                 ?entity=
+//	POST   /api/recall                holomem.Query JSON (+ "full", "budget") -> holomem.Result
+//	GET    /api/recall                ?q= ?limit= ?offset= ?category= ?min_trust= ?ppr= ?follow_causal= ?full= ?budget=
+//	GET    /api/probe                 ?entity= ?full=
 //	GET    /api/related               ?entity=
-//	GET    /api/reason                ?entity=a&entity=b
+//	GET    /api/reason                ?entity=a&entity=b ?full=
 //	POST   /api/edges                 {"from":1,"to":2,"kind":"causal","weight":1}
 //	DELETE /api/edges                 ?from=&to=&kind= (or the same as a JSON body)
 //	GET    /api/stats                 holomem.Stats
 //	GET    /healthz                   {"status":"ok","version":"..."}, never behind the token
+//
+// Recall answers with snippets: each hit's "snippet" is the part of the
+// fact (at most 320 characters) where the query's words are densest, with
+// "matches" (byte offsets in the snippet) and, for a long fact, the
+// "passage" it came from; fact.content is empty unless full=1 (or "full":
+// true). budget=N bounds the whole body to about N tokens (characters / 4):
+// hits are dropped from the end, and "omitted" and "next_offset" say how
+// many and the offset that returns them.
 //
 // # Namespaces
 //

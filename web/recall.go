@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -14,6 +15,19 @@ import (
 type recallBody struct {
 	holomem.Query
 	QueryText *string `json:"query"`
+	recallShape
+}
+
+// recallShape says how much of a recall answer to send: snippets (the
+// default) or whole facts, and the token budget of the whole body.
+type recallShape struct {
+	// Full sends each hit's whole content in fact.content; without it
+	// fact.content is empty and the hit's snippet says what matched.
+	Full bool `json:"full,omitempty"`
+	// Budget bounds the whole body to about this many tokens (runes / 4):
+	// hits are dropped from the end, and omitted and next_offset say how
+	// many and from where to page. 0: no bound.
+	Budget int `json:"budget,omitempty"`
 }
 
 // handleRecallPost runs a recall from a holomem.Query JSON body.
@@ -30,7 +44,7 @@ func (s *Server) handleRecallPost(w http.ResponseWriter, r *http.Request) error 
 		}
 	}
 	q.Namespace = s.namespace(r, q.Namespace)
-	return s.recall(w, r, q)
+	return s.recall(w, r, q, b.recallShape)
 }
 
 // oneQueryText returns the query text given under the canonical name or
@@ -46,8 +60,8 @@ func oneQueryText(text, name, alias, aliasName string) (string, error) {
 }
 
 // handleRecallGet runs a recall from ?query= (the text; ?q= is an alias),
-// ?limit=, ?category=, ?min_trust=, ?ppr=, ?follow_causal= and
-// ?include_superseded=.
+// ?limit=, ?offset=, ?category=, ?min_trust=, ?ppr=, ?follow_causal=,
+// ?include_superseded=, ?full= and ?budget=.
 func (s *Server) handleRecallGet(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	text, err := oneQueryText(v.Get("query"), "query", v.Get("q"), "q")
@@ -56,6 +70,16 @@ func (s *Server) handleRecallGet(w http.ResponseWriter, r *http.Request) error {
 	}
 	q := holomem.Query{Text: text, Namespace: s.namespace(r, ""), Category: v.Get("category")}
 	if q.Limit, err = queryInt(r, "limit", 0); err != nil {
+		return err
+	}
+	if q.Offset, err = queryInt(r, "offset", 0); err != nil {
+		return err
+	}
+	var shape recallShape
+	if shape.Budget, err = queryInt(r, "budget", 0); err != nil {
+		return err
+	}
+	if shape.Full, err = queryBool(r, "full"); err != nil {
 		return err
 	}
 	if t := v.Get("min_trust"); t != "" {
@@ -70,15 +94,27 @@ func (s *Server) handleRecallGet(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	return s.recall(w, r, q)
+	return s.recall(w, r, q, shape)
 }
 
-func (s *Server) recall(w http.ResponseWriter, r *http.Request, q holomem.Query) error {
+func (s *Server) recall(w http.ResponseWriter, r *http.Request, q holomem.Query, shape recallShape) error {
+	if err := holomem.ValidateBudget(shape.Budget); err != nil {
+		return err
+	}
 	res, err := s.mem.Recall(r.Context(), q)
 	if err != nil {
 		return fmt.Errorf("recall: %w", err)
 	}
 	res.Hits = slimHits(res.Hits)
+	if !shape.Full {
+		res = res.SnippetsOnly()
+	}
+	if shape.Budget > 0 {
+		holomem.FitResult(res, shape.Budget, q.Offset, func(r *holomem.Result) int {
+			b, _ := json.Marshal(r)
+			return holomem.EstimateTokens(string(b)) + 1 // the newline
+		})
+	}
 	writeJSON(w, http.StatusOK, res)
 	return nil
 }
@@ -115,7 +151,21 @@ func (s *Server) handleProbe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("probe %q: %w", es[0], err)
 	}
-	writeJSON(w, http.StatusOK, HitList{Hits: slimHits(hits)})
+	return writeHits(w, r, hits)
+}
+
+// writeHits answers probe and reason: hits with snippets, whole content
+// with ?full=1.
+func writeHits(w http.ResponseWriter, r *http.Request, hits []holomem.Hit) error {
+	full, err := queryBool(r, "full")
+	if err != nil {
+		return err
+	}
+	res := &holomem.Result{Hits: slimHits(hits)}
+	if !full {
+		res = res.SnippetsOnly()
+	}
+	writeJSON(w, http.StatusOK, HitList{Hits: res.Hits})
 	return nil
 }
 
@@ -145,8 +195,7 @@ func (s *Server) handleReason(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("reason %q: %w", es, err)
 	}
-	writeJSON(w, http.StatusOK, HitList{Hits: slimHits(hits)})
-	return nil
+	return writeHits(w, r, hits)
 }
 
 func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) error {

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/holomem/holomem"
 )
 
 // The htmx script is fetched by gen_htmx.sh (npm package htmx.org, pinned,
@@ -89,18 +91,49 @@ var uiFuncs = template.FuncMap{
 		h.Write([]byte(c))
 		return "cat" + strconv.Itoa(int(h.Sum32()%categoryColours))
 	},
-	"f2":   func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
-	"f3":   func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) },
-	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-	"short": func(s string) string {
-		const max = 280
-		if utf8.RuneCountInString(s) <= max {
-			return s
+	"f2":     func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
+	"f3":     func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) },
+	"when":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	"short":  uiShort,
+	"join":   strings.Join,
+	"marked": marked,
+	"inc":    func(i int) int { return i + 1 },
+}
+
+// marked renders a hit's snippet as HTML with the words that matched the
+// query in <mark>: every piece of text is escaped, and the only markup is
+// the <mark> elements this function writes. Offsets that do not fit the
+// snippet (out of order, out of range, inside a character) leave it
+// unmarked rather than cut a character or let text through unescaped.
+func marked(h holomem.Hit) template.HTML {
+	s := h.Snippet
+	if s == "" {
+		s = uiShort(h.Fact.Content)
+	}
+	var b strings.Builder
+	at := 0
+	for _, m := range h.Matches {
+		if m[0] < at || m[1] <= m[0] || m[1] > len(s) || !utf8.RuneStart(s[m[0]]) || (m[1] < len(s) && !utf8.RuneStart(s[m[1]])) {
+			return template.HTML(template.HTMLEscapeString(s)) //nolint:gosec // escaped
 		}
-		r := []rune(s)
-		return string(r[:max]) + "…"
-	},
-	"join": strings.Join,
+		b.WriteString(template.HTMLEscapeString(s[at:m[0]]))
+		b.WriteString("<mark>")
+		b.WriteString(template.HTMLEscapeString(s[m[0]:m[1]]))
+		b.WriteString("</mark>")
+		at = m[1]
+	}
+	b.WriteString(template.HTMLEscapeString(s[at:]))
+	return template.HTML(b.String()) //nolint:gosec // every piece escaped above
+}
+
+// uiShort cuts s to what a result row shows.
+func uiShort(s string) string {
+	const max = 280
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max]) + "…"
 }
 
 // page is what layout.html renders around a page's content.

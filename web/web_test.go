@@ -228,6 +228,8 @@ func TestServer_Errors(t *testing.T) {
 		{"RecallNegativeLimit", "POST", "/api/recall", map[string]any{"query": "tea", "limit": -5}, 400, "invalid"},
 		{"RecallTwoTexts", "POST", "/api/recall", map[string]any{"query": "tea", "text": "coffee"}, 400, "invalid"},
 		{"RecallGetTwoTexts", "GET", "/api/recall?query=tea&q=coffee", nil, 400, "invalid"},
+		{"RecallBadBudget", "GET", "/api/recall?q=tea&budget=5", nil, 400, "invalid"},
+		{"RecallNegativeOffset", "POST", "/api/recall", map[string]any{"query": "tea", "offset": -1}, 400, "invalid"},
 		{"ProbeNoEntity", "GET", "/api/probe", nil, 400, "invalid"},
 		{"ListLimit", "GET", "/api/facts?limit=5000", nil, 400, "invalid"},
 		{"EdgeSelfLoop", "POST", "/api/edges", map[string]any{"from": id, "to": id, "kind": "causal"}, 400, "invalid"},

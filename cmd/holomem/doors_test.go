@@ -83,7 +83,7 @@ func TestDoors_sameRanking(t *testing.T) {
 	}
 	defer cs.Close()
 	mcpIDs := func(q string) []int64 {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"query": q, "limit": limit}})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"query": q, "limit": limit, "budget": 20000}})
 		if err != nil || res.IsError {
 			t.Fatalf("mcp recall %q: %v %+v", q, err, res)
 		}
@@ -165,7 +165,8 @@ func hitIDsJSON(t *testing.T, b []byte) []int64 {
 	t.Helper()
 	var res struct {
 		Hits []struct {
-			Fact struct{ ID int64 } `json:"fact"`
+			ID   int64               `json:"id"` // MCP's lean hits
+			Fact *struct{ ID int64 } `json:"fact"`
 		} `json:"hits"`
 	}
 	if err := json.Unmarshal(b, &res); err != nil {
@@ -173,7 +174,11 @@ func hitIDsJSON(t *testing.T, b []byte) []int64 {
 	}
 	var ids []int64
 	for _, h := range res.Hits {
-		ids = append(ids, h.Fact.ID)
+		if h.Fact != nil {
+			ids = append(ids, h.Fact.ID)
+		} else {
+			ids = append(ids, h.ID)
+		}
 	}
 	return ids
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
+	hmtext "github.com/holomem/holomem/text"
 )
 
 // hangLimit only detects a hang; the tests never assert how fast the hook is.
@@ -174,5 +175,20 @@ func TestCLI_HookJSON(t *testing.T) {
 	out, _, _ := c.run(ev, "--json", "hook", "recall", "--standalone")
 	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Hits < 1 || !strings.HasPrefix(got.Context, "<holomem-memory>") {
 		t.Errorf("--json answer %q: %+v, %v", out, got, err)
+	}
+}
+
+// A long fact is injected by the part that matched the prompt, not by its
+// first 400 characters.
+func TestRenderInjection_longFactShowsSnippet(t *testing.T) {
+	long := strings.Repeat("Unrelated history of the project and its many meetings. ", 40) + "The release key lives in the vault under ops/release."
+	sn := hmtext.MakeSnippet(long, hmtext.QueryStems("where is the release key"))
+	hits := []holomem.Hit{
+		{Fact: &holomem.Fact{ID: 1, Category: "doc", Content: long, UpdatedAt: time.Unix(0, 0)}, Score: 1, Snippet: sn.Text, Matches: sn.Matches},
+		{Fact: &holomem.Fact{ID: 2, Category: "doc", Content: "The release key rotates yearly", UpdatedAt: time.Unix(0, 0)}, Score: 1, Snippet: "The release key rotates yearly"},
+	}
+	out, n := renderInjection(hits, 5, 600, 0)
+	if n != 2 || !strings.Contains(out, "release key lives in the vault") || strings.Contains(out, strings.Repeat("Unrelated history of the project and its many meetings. ", 3)) {
+		t.Errorf("injection of a long fact:\n%s", out)
 	}
 }

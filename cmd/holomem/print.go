@@ -62,3 +62,8 @@ func humanBytes(n int64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
+
+// indent prefixes every line of s with pre.
+func indent(s, pre string) string {
+	return pre + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pre)
+}

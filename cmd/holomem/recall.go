@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -13,11 +14,22 @@ import (
 func (a *app) recallCmd() *cobra.Command {
 	var q holomem.Query
 	var minTrust float64
-	var explain bool
+	var explain, full bool
+	var budget int
 	cmd := &cobra.Command{
 		Use: "recall QUERY...", Aliases: []string{"search"}, Short: "Find facts by keyword and meaning", GroupID: "search",
+		Long: `Find facts by keyword and meaning. Each hit shows its snippet: the part of
+the fact (at most 320 characters) where the query's words are densest, taken
+from its best passage when the fact is long; --full prints whole facts.
+
+--budget N bounds the whole output to about N tokens (characters / 4, the
+estimate every door uses): hits past it are left out, and a note says how
+many and the --offset that shows them.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := holomem.ValidateBudget(budget); err != nil {
+				return err
+			}
 			a.oneConnection = true
 			m, err := a.memory(cmd.Context())
 			if err != nil {
@@ -34,11 +46,30 @@ func (a *app) recallCmd() *cobra.Command {
 			for _, h := range res.Hits {
 				h.Fact.Embedding = nil
 			}
-			return a.out(res, func(w io.Writer) { printResult(w, res, explain) })
+			if !full {
+				res = res.SnippetsOnly()
+			}
+			if budget > 0 {
+				holomem.FitResult(res, budget, q.Offset, func(r *holomem.Result) int {
+					var b strings.Builder
+					if a.jsonOut {
+						enc := json.NewEncoder(&b)
+						enc.SetIndent("", "  ")
+						_ = enc.Encode(r)
+					} else {
+						printResult(&b, r, explain, full)
+					}
+					return holomem.EstimateTokens(b.String())
+				})
+			}
+			return a.out(res, func(w io.Writer) { printResult(w, res, explain, full) })
 		},
 	}
 	fl := cmd.Flags()
 	fl.IntVarP(&q.Limit, "limit", "k", holomem.DefaultLimit, "number of hits")
+	fl.IntVar(&q.Offset, "offset", 0, "skip this many hits of the ranking (paging)")
+	fl.IntVar(&budget, "budget", 0, "bound the output to about this many tokens (characters/4); 0: no bound")
+	fl.BoolVar(&full, "full", false, "print whole facts instead of snippets")
 	fl.StringVarP(&q.Category, "category", "c", "", "only this category")
 	fl.Float64Var(&minTrust, "min-trust", holomem.DefaultMinTrust, "drop facts below this trust")
 	fl.BoolVar(&q.IncludeSuperseded, "include-superseded", false, "also return superseded facts")
@@ -49,7 +80,7 @@ func (a *app) recallCmd() *cobra.Command {
 	return cmd
 }
 
-func printResult(w io.Writer, res *holomem.Result, explain bool) {
+func printResult(w io.Writer, res *holomem.Result, explain, full bool) {
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
@@ -58,7 +89,17 @@ func printResult(w io.Writer, res *holomem.Result, explain bool) {
 		return
 	}
 	for _, h := range res.Hits {
-		fmt.Fprintf(w, "#%-6d %.3f  %s\n", h.Fact.ID, h.Score, oneLine(h.Fact.Content, 110))
+		switch {
+		case full:
+			fmt.Fprintf(w, "#%-6d %.3f\n%s\n", h.Fact.ID, h.Score, indent(h.Fact.Content, "        "))
+		case h.Snippet != "":
+			fmt.Fprintf(w, "#%-6d %.3f  %s\n", h.Fact.ID, h.Score, h.Snippet)
+		default:
+			fmt.Fprintf(w, "#%-6d %.3f  %s\n", h.Fact.ID, h.Score, oneLine(h.Fact.Content, 110))
+		}
+		if p := h.Passage; p != nil && !full {
+			fmt.Fprintf(w, "        passage %d (bytes %d-%d); --full or `holomem get %d` for all of it\n", p.Index+1, p.Start, p.End, h.Fact.ID)
+		}
 		if len(h.Via) > 0 {
 			fmt.Fprintf(w, "        via %s\n", joinIDs(h.Via, " -> "))
 		}

@@ -275,7 +275,7 @@ func TestWebUI_Imports(t *testing.T) {
 		if all := strings.Join(contents, "\n"); !strings.Contains(all, "Sunday night") || !strings.Contains(all, "90 days") || strings.Contains(all, "not a note") {
 			t.Errorf("facts of the zip: %q", all)
 		}
-		if _, hits := u.get("/?namespace=team-notes&q=signing+keys"); !strings.Contains(hits, "Rotate the signing keys") {
+		if _, hits := u.get("/?namespace=team-notes&q=signing+keys"); !strings.Contains(pageText(hits), "Rotate the signing keys") {
 			t.Errorf("search in the namespace does not find the note: %s", pageText(hits))
 		}
 	})
