@@ -1,6 +1,10 @@
 package text
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
 
 // Relation is how a new fact relates to an existing one, for write-time
 // hygiene.
@@ -9,12 +13,16 @@ type Relation string
 // The relations [Relate] decides.
 const (
 	// RelNearDuplicate: the same statement again (same content words,
-	// inflection, case, word order and function words aside).
+	// inflection, case, word order, function words and generic verbs
+	// aside: "CI runs on X" and "Our CI uses X").
 	RelNearDuplicate Relation = "near-duplicate"
 	// RelContradiction: the same subject with a conflicting value: one word
-	// or two swapped ("dark" vs "light", "Ansible" vs "Terraform"), a
-	// different number ("2 replicas" vs "3 replicas"), or one side negated
-	// ("uses X" vs "no longer uses X").
+	// or two swapped ("Ansible" vs "Terraform"), opposite words ("dark" vs
+	// "light", "must" vs "may"), a different number in any form ("2am" vs
+	// "4am", "v1.2" vs "v1.3", "db-2" vs "db-3", a weekday), one side
+	// negated or ended ("uses X" vs "no longer uses X", "stopped using
+	// X"), a change ("moved to Y", "now Y") or another role or team for
+	// the same person.
 	RelContradiction Relation = "contradiction"
 	// RelRefinement: one fact says what the other says and adds detail.
 	RelRefinement Relation = "refinement"
@@ -22,22 +30,15 @@ const (
 	RelUnrelated Relation = "unrelated"
 )
 
-// negations mark a statement as denied or ended (English and Russian;
-// tokens, so "doesn't" is "doesn" + "t").
-var negations = map[string]bool{
-	"not": true, "no": true, "never": true, "stopped": true, "quit": true,
-	"doesn": true, "don": true, "didn": true, "isn": true, "aren": true, "wasn": true, "won": true,
-	"anymore": true, "nobody": true, "none": true, "removed": true, "dropped": true,
-	"не": true, "нет": true, "ни": true, "никогда": true, "перестал": true,
-	"перестали": true, "перестала": true, "отказались": true, "отказался": true, "убрали": true,
-}
-
 // Relate classifies the relation between a new fact and an existing one,
-// deterministically, from their content words (stems, stop words out).
-// cosine is the sentence embeddings' similarity, or a negative number
-// without a model; when present it separates a restatement in other words
-// (near-duplicate, cosine >= 0.95) from a swap of values, and facts that
-// share words by chance (unrelated, cosine < 0.3).
+// deterministically, from their content words (stems, stop words and
+// generic verbs out, synonyms folded; see relation_words.go). The
+// contradiction checks run first, so no similarity can hide one. cosine is
+// the sentence embeddings' similarity, or a negative number without a
+// model; when present it joins the decision: facts that share words by
+// chance (cosine < 0.3) are unrelated, and a restatement in other words
+// (cosine >= 0.9, or >= 0.85 with few shared words) is a near-duplicate
+// when no contradiction was found.
 func Relate(newer, older string, cosine float64) Relation {
 	return NewRelater(newer).Relate(older, cosine)
 }
@@ -45,9 +46,21 @@ func Relate(newer, older string, cosine float64) Relation {
 // Relater is [Relate] with the newer fact's content words read once:
 // write-time hygiene compares one new fact with tens of candidates.
 type Relater struct {
-	terms   WordSet
-	negated bool
-	numbers WordSet
+	words  []relWord // distinct by key, sorted by key
+	neg    bool      // negated or ended ("not", "stopped", "перестали")
+	no     bool      // "no" before a noun ("no emoji"): the same as "without"
+	lacks  bool      // "without", "без"
+	change bool      // says something changed ("now", "moved", "теперь")
+	poles  []int     // antonym group*2 + pole, sorted, distinct
+	values []string  // numbers and calendar values, sorted, distinct
+}
+
+// relWord is a content word: its key (stem, or its synonym group's key)
+// and what kind of word it is.
+type relWord struct {
+	key  string
+	weak bool // a generic verb or adverb: differs in restatements
+	role bool // a role or team word ("engineer", "team", "разработчик")
 }
 
 // NewRelater reads newer's content words for [Relater.Relate].
@@ -60,8 +73,87 @@ func NewRelater(newer string) *Relater {
 // compares many new facts with the same candidates reads each candidate's
 // words once.
 func NewRelaterTokens(tokens []string) *Relater {
-	a, an, anum := relTerms(tokens)
-	return &Relater{terms: a, negated: an, numbers: anum}
+	lx := relLexicon()
+	r := &Relater{}
+	seen := map[string]bool{}
+	addValue := func(v string) {
+		if !slices.Contains(r.values, v) {
+			r.values = append(r.values, v)
+		}
+	}
+	addWord := func(w relWord) {
+		if !seen[w.key] {
+			seen[w.key] = true
+			r.words = append(r.words, w)
+		}
+	}
+	for i, tok := range tokens {
+		switch tok {
+		case "no":
+			if i+1 < len(tokens) && (tokens[i+1] == "longer" || tokens[i+1] == "more") {
+				r.neg = true
+			} else {
+				r.no = true
+			}
+			continue
+		case "without", "без":
+			r.lacks = true
+			continue
+		}
+		for _, t := range splitDigits(tok) {
+			if isNumber(t) {
+				t = strings.TrimLeft(t, "0")
+				if t == "" {
+					t = "0"
+				}
+				addValue(t)
+				addWord(relWord{key: t})
+				continue
+			}
+			st := Stem(t)
+			if lx.stop[t] {
+				continue
+			}
+			if p, ok := lx.poles[t]; ok {
+				r.poles = append(r.poles, p)
+			} else if p, ok := lx.poles[st]; ok {
+				r.poles = append(r.poles, p)
+			}
+			switch {
+			case lx.neg[t] || lx.neg[st]:
+				r.neg = true
+				continue
+			case lx.change[t] || lx.change[st]:
+				r.change = true
+				continue
+			}
+			if v, ok := lx.values[t]; ok {
+				addValue(v)
+				addWord(relWord{key: v})
+				continue
+			}
+			if v, ok := lx.values[st]; ok {
+				addValue(v)
+				addWord(relWord{key: v})
+				continue
+			}
+			if IsStopWord(t) || lx.stop[t] {
+				continue
+			}
+			key := st
+			if s, ok := lx.syn[t]; ok {
+				key = s
+			} else if s, ok := lx.syn[st]; ok {
+				key = s
+			}
+			addWord(relWord{key: key, weak: lx.weak[t] || lx.weak[st], role: lx.role[t] || lx.role[st] || lx.role[key]})
+		}
+	}
+	slices.SortFunc(r.words, func(a, b relWord) int { return strings.Compare(a.key, b.key) })
+	slices.Sort(r.poles)
+	r.poles = slices.Compact(r.poles)
+	slices.Sort(r.values)
+	return r
 }
 
 // Relate is [Relate](newer, older, cosine).
@@ -75,84 +167,236 @@ func (r *Relater) RelateTokens(older []string, cosine float64) Relation {
 	return r.RelateTo(NewRelaterTokens(older), cosine)
 }
 
+// relOverlap is how two facts' content words line up.
+type relOverlap struct {
+	shared       int // strong words in both
+	strongA      int // strong words of each side
+	strongB      int
+	onlyA, onlyB int // strong words on one side only
+	roleA, roleB int // role words on one side only
+	rolesA       bool
+	rolesB       bool
+}
+
+// overlap matches a's words with b's: the same key, or a spelling or
+// derivation of it (see sameWord).
+func overlap(a, b []relWord) relOverlap {
+	var o relOverlap
+	ma, mb := make([]bool, len(a)), make([]bool, len(b))
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch c := strings.Compare(a[i].key, b[j].key); {
+		case c == 0:
+			ma[i], mb[j] = true, true
+			i++
+			j++
+		case c < 0:
+			i++
+		default:
+			j++
+		}
+	}
+	// Near forms among the words left: bounded, a long document compared
+	// with a long document skips it.
+	if len(a) <= 64 && len(b) <= 64 {
+		for i := range a {
+			if ma[i] {
+				continue
+			}
+			for j := range b {
+				if !mb[j] && sameWord(a[i].key, b[j].key) {
+					ma[i], mb[j] = true, true
+					break
+				}
+			}
+		}
+	}
+	for i, w := range a {
+		o.rolesA = o.rolesA || w.role
+		switch {
+		case w.weak:
+		case ma[i]:
+			o.shared++
+			o.strongA++
+		default:
+			o.strongA++
+			o.onlyA++
+			if w.role {
+				o.roleA++
+			}
+		}
+	}
+	for j, w := range b {
+		o.rolesB = o.rolesB || w.role
+		switch {
+		case w.weak:
+		case mb[j]:
+			o.strongB++
+		default:
+			o.strongB++
+			o.onlyB++
+			if w.role {
+				o.roleB++
+			}
+		}
+	}
+	return o
+}
+
 // RelateTo is [Relater.Relate] given older's words read by
 // [NewRelaterTokens]. It does not modify either Relater.
 func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
-	a, an, anum := r.terms, r.negated, r.numbers
-	b, bn, bnum := older.terms, older.negated, older.numbers
-	shared := a.Shared(b)
-	onlyA, onlyB := a.Len()-shared, b.Len()-shared
-	union := shared + onlyA + onlyB
-	if union == 0 || shared == 0 {
+	a, b := r, older
+	o := overlap(a.words, b.words)
+	if o.shared == 0 {
+		if cosine >= 0.85 {
+			return RelNearDuplicate
+		}
 		return RelUnrelated
 	}
-	small := min(a.Len(), b.Len())
-	containment := float64(shared) / float64(max(1, small))
-	jaccard := float64(shared) / float64(union)
 	if cosine >= 0 && cosine < 0.3 {
 		return RelUnrelated
 	}
-	if containment < 0.5 || shared < 2 {
-		return RelUnrelated
-	}
-	// A changed number: each side has a number the other lacks (a
-	// refinement keeps the old numbers and may add some).
-	numbersDiffer := hasOutside(anum, bnum) && hasOutside(bnum, anum)
+	small := max(1, min(o.strongA, o.strongB))
+	containment := float64(o.shared) / float64(small)
+	jaccard := float64(o.shared) / float64(o.shared+o.onlyA+o.onlyB)
+	// The same subject: most of the shorter fact's words are in the other.
+	related := containment >= 0.5 && (o.shared >= 2 || small == 1)
+	// Close enough for a negation, opposite words or a changed number:
+	// "Releases go out on Fridays" and "... on Thursdays".
+	close := containment >= 0.5 && (o.shared >= 2 || small <= 2)
+
+	// Contradictions first: a one-word swap in a long sentence is as much
+	// a contradiction as in a short one.
 	switch {
-	case an != bn && jaccard >= 0.4:
+	case close && (a.neg != b.neg || a.no != b.no && !(a.lacks || b.lacks)):
 		return RelContradiction
-	case numbersDiffer && jaccard >= 0.4:
+	case close && opposed(a.poles, b.poles):
 		return RelContradiction
-	case onlyA == 0 && onlyB == 0:
+	case close && hasOutside(a.values, b.values) && hasOutside(b.values, a.values):
+		return RelContradiction
+	case related && (a.change || b.change) && o.onlyA > 0 && o.onlyB > 0:
+		return RelContradiction
+	case o.rolesA && o.rolesB && (o.roleA > 0 || o.roleB > 0) && o.onlyA > 0 && o.onlyB > 0 && o.shared >= 1 && (related || o.shared <= 2):
+		// The same person in another role or team.
+		return RelContradiction
+	case related && o.onlyA > 0 && o.onlyA <= 2 && o.onlyB > 0 && o.onlyB <= 2 && jaccard >= 0.4:
+		// A value swapped in the same frame.
+		return RelContradiction
+	}
+	switch {
+	case !related:
+		if cosine >= 0.85 {
+			return RelNearDuplicate
+		}
+		return RelUnrelated
+	case o.onlyA == 0 && o.onlyB == 0:
 		return RelNearDuplicate
-	case cosine >= 0.95:
+	case cosine >= 0.9:
 		return RelNearDuplicate
-	case onlyB == 0 || onlyA == 0:
+	case o.onlyA == 0 || o.onlyB == 0:
 		// One says everything the other says, and more.
 		return RelRefinement
-	case onlyA <= 2 && onlyB <= 2 && jaccard >= 0.4:
-		return RelContradiction
-	case jaccard >= 0.75:
+	case min(o.onlyA, o.onlyB) == 1 && max(o.onlyA, o.onlyB) >= 3 && o.shared >= 2:
+		// More detail, one word put differently.
+		return RelRefinement
+	case jaccard >= 0.6:
 		return RelNearDuplicate
 	}
 	return RelUnrelated
 }
 
-// relTerms returns the stems of s's content words (numbers included),
-// whether s is negated, and its numbers.
-func relTerms(tokens []string) (terms WordSet, negated bool, numbers WordSet) {
-	var stems, nums []string
-	for _, t := range tokens {
-		if negations[t] {
-			negated = true
-			continue
+// opposed reports whether a holds one pole of an antonym pair and b the
+// other, and neither holds both.
+func opposed(a, b []int) bool {
+	for _, p := range a {
+		q := p ^ 1
+		if slices.Contains(b, q) && !slices.Contains(a, q) && !slices.Contains(b, p) {
+			return true
 		}
-		if IsStopWord(t) {
-			continue
-		}
-		if isNumber(t) {
-			nums = append(nums, t)
-		}
-		stems = append(stems, Stem(t))
 	}
-	return NewWordSet(stems), negated, NewWordSet(nums)
+	return false
+}
+
+// hasOutside reports whether sorted a has an element sorted b lacks.
+func hasOutside(a, b []string) bool {
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// splitDigits splits a token where digits meet short letter runs: "2am"
+// is "2" and "am", "v1" is "v" and "1", "db2" is "db" and "2", so a
+// number reads the same however it is written. A name with digits
+// ("1password", "python3") stays whole.
+func splitDigits(t string) []string {
+	var out []string
+	start, prevDigit := 0, false
+	for i, r := range t {
+		d := r >= '0' && r <= '9'
+		if i > start && d != prevDigit {
+			out = append(out, t[start:i])
+			start = i
+		}
+		prevDigit = d
+	}
+	if start == 0 {
+		return []string{t}
+	}
+	out = append(out, t[start:])
+	for _, p := range out {
+		if !isNumber(p) && utf8.RuneCountInString(p) > 3 {
+			return []string{t}
+		}
+	}
+	return out
 }
 
 func isNumber(t string) bool {
 	return t != "" && strings.Trim(t, "0123456789") == ""
 }
 
-// hasOutside reports whether a has an element b lacks.
-func hasOutside(a, b WordSet) bool {
-	return a.Shared(b) < a.Len()
+// sameWord reports whether two keys are forms of one word that the
+// stemmer left apart: one letter dropped ("yml", "yaml"), or a long shared
+// beginning ("config", "configur"; "дежур", "дежурн"). Numbers only equal
+// themselves.
+func sameWord(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if isNumber(a) || isNumber(b) || strings.HasPrefix(a, "=") || strings.HasPrefix(b, "=") {
+		return false
+	}
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > len(rb) {
+		ra, rb = rb, ra
+	}
+	if len(ra) >= 3 && len(rb) == len(ra)+1 {
+		i := 0
+		for i < len(ra) && ra[i] == rb[i] {
+			i++
+		}
+		if i < len(ra) && string(ra[i:]) == string(rb[i+1:]) {
+			return true
+		}
+	}
+	cp := 0
+	for cp < len(ra) && ra[cp] == rb[cp] {
+		cp++
+	}
+	if cp >= 4 && cp >= len(ra)-1 && scriptOf(a) == scriptCyrillic {
+		return true // Russian stems keep more of the ending: "ответ", "отвеча"
+	}
+	return cp >= 5 && 4*cp >= 3*len(rb)
 }
 
-// HardConflict reports whether newer and older conflict by negation or by
-// a changed number, the contradictions that no word overlap can excuse
-// (a swapped word in a long, otherwise identical sentence may be a
-// restatement: "nginx.yml" vs "nginx.yaml").
+// HardConflict reports whether newer and older conflict by negation,
+// opposite words or a changed number, the contradictions that no word
+// overlap can excuse.
 func HardConflict(newer, older string) bool {
-	_, an, anum := relTerms(Tokens(newer))
-	_, bn, bnum := relTerms(Tokens(older))
-	return an != bn || (hasOutside(anum, bnum) && hasOutside(bnum, anum))
+	a, b := NewRelater(newer), NewRelater(older)
+	return a.neg != b.neg || a.no != b.no && !(a.lacks || b.lacks) || opposed(a.poles, b.poles) ||
+		(hasOutside(a.values, b.values) && hasOutside(b.values, a.values))
 }
