@@ -3,6 +3,7 @@ package text
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -53,6 +54,7 @@ type Relater struct {
 	change bool      // says something changed ("now", "moved", "теперь")
 	poles  []int     // antonym group*2 + pole, sorted, distinct
 	values []string  // numbers and calendar values, sorted, distinct
+	last   string    // the key of the last strong word: "is X" puts the value last
 }
 
 // relWord is a content word: its key (stem, or its synonym group's key)
@@ -61,11 +63,18 @@ type relWord struct {
 	key  string
 	weak bool // a generic verb or adverb: differs in restatements
 	role bool // a role or team word ("engineer", "team", "разработчик")
+	name bool // a name or value: a rare or capitalised word, one with digits
 }
 
 // NewRelater reads newer's content words for [Relater.Relate].
 func NewRelater(newer string) *Relater {
-	return NewRelaterTokens(Tokens(newer))
+	return NewRelaterText(newer, Tokens(newer))
+}
+
+// NewRelaterText is [NewRelater] given the fact's [Tokens]: the text adds
+// which words are capitalised inside a sentence (names: "Kazan", "Казани").
+func NewRelaterText(content string, tokens []string) *Relater {
+	return newRelater(tokens, capitalised(content))
 }
 
 // NewRelaterTokens is [NewRelater] given the fact's [Tokens]. A Relater
@@ -73,7 +82,18 @@ func NewRelater(newer string) *Relater {
 // compares many new facts with the same candidates reads each candidate's
 // words once.
 func NewRelaterTokens(tokens []string) *Relater {
+	return newRelater(tokens, nil)
+}
+
+func newRelater(tokens []string, caps map[string]bool) *Relater {
 	lx := relLexicon()
+	cyr := 0
+	for _, t := range tokens {
+		if scriptOf(t) == scriptCyrillic {
+			cyr++
+		}
+	}
+	russian := 2*cyr > len(tokens)
 	r := &Relater{}
 	seen := map[string]bool{}
 	addValue := func(v string) {
@@ -99,6 +119,13 @@ func NewRelaterTokens(tokens []string) *Relater {
 		case "without", "без":
 			r.lacks = true
 			continue
+		case "dislike", "dislikes", "disliked", "hate", "hates":
+			r.neg = true
+			addWord(relWord{key: "=prefer"})
+			continue
+		case "rather", "instead", "вместо":
+			r.neg = true // "X rather than Y", "X instead of Y": Y is denied
+			continue
 		}
 		for _, t := range splitDigits(tok) {
 			if isNumber(t) {
@@ -107,7 +134,8 @@ func NewRelaterTokens(tokens []string) *Relater {
 					t = "0"
 				}
 				addValue(t)
-				addWord(relWord{key: t})
+				addWord(relWord{key: t, name: true})
+				r.last = t
 				continue
 			}
 			st := Stem(t)
@@ -127,14 +155,14 @@ func NewRelaterTokens(tokens []string) *Relater {
 				r.change = true
 				continue
 			}
-			if v, ok := lx.values[t]; ok {
-				addValue(v)
-				addWord(relWord{key: v})
-				continue
+			v, ok := lx.values[t]
+			if !ok {
+				v, ok = lx.values[st]
 			}
-			if v, ok := lx.values[st]; ok {
+			if ok {
 				addValue(v)
-				addWord(relWord{key: v})
+				addWord(relWord{key: v, name: true})
+				r.last = v
 				continue
 			}
 			if IsStopWord(t) || lx.stop[t] {
@@ -146,7 +174,15 @@ func NewRelaterTokens(tokens []string) *Relater {
 			} else if s, ok := lx.syn[st]; ok {
 				key = s
 			}
-			addWord(relWord{key: key, weak: lx.weak[t] || lx.weak[st], role: lx.role[t] || lx.role[st] || lx.role[key]})
+			w := relWord{key: key, weak: lx.weak[t] || lx.weak[st], role: lx.role[t] || lx.role[st] || lx.role[key]}
+			if !w.weak && !w.role && key == st {
+				sc := scriptOf(t)
+				w.name = caps[t] || (sc == scriptLatin && (russian || !isCommonWord(t))) || (sc == scriptOther && t != "")
+			}
+			addWord(w)
+			if !w.weak {
+				r.last = key
+			}
 		}
 	}
 	slices.SortFunc(r.words, func(a, b relWord) int { return strings.Compare(a.key, b.key) })
@@ -176,11 +212,14 @@ type relOverlap struct {
 	roleA, roleB int // role words on one side only
 	rolesA       bool
 	rolesB       bool
+	nameA, nameB int  // names and values on one side only
+	lastA, lastB bool // each side's last strong word is its own
 }
 
 // overlap matches a's words with b's: the same key, or a spelling or
 // derivation of it (see sameWord).
-func overlap(a, b []relWord) relOverlap {
+func overlap(ra, rb *Relater) relOverlap {
+	a, b := ra.words, rb.words
 	var o relOverlap
 	ma, mb := make([]bool, len(a)), make([]bool, len(b))
 	for i, j := 0, 0; i < len(a) && j < len(b); {
@@ -223,6 +262,10 @@ func overlap(a, b []relWord) relOverlap {
 			if w.role {
 				o.roleA++
 			}
+			if w.name {
+				o.nameA++
+			}
+			o.lastA = o.lastA || w.key == ra.last
 		}
 	}
 	for j, w := range b {
@@ -237,6 +280,10 @@ func overlap(a, b []relWord) relOverlap {
 			if w.role {
 				o.roleB++
 			}
+			if w.name {
+				o.nameB++
+			}
+			o.lastB = o.lastB || w.key == rb.last
 		}
 	}
 	return o
@@ -246,7 +293,7 @@ func overlap(a, b []relWord) relOverlap {
 // [NewRelaterTokens]. It does not modify either Relater.
 func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 	a, b := r, older
-	o := overlap(a.words, b.words)
+	o := overlap(a, b)
 	if o.shared == 0 {
 		if cosine >= 0.85 {
 			return RelNearDuplicate
@@ -270,7 +317,7 @@ func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 	switch {
 	case close && (a.neg != b.neg || a.no != b.no && !(a.lacks || b.lacks)):
 		return RelContradiction
-	case close && opposed(a.poles, b.poles):
+	case (close || o.shared >= 2) && opposed(a.poles, b.poles):
 		return RelContradiction
 	case close && hasOutside(a.values, b.values) && hasOutside(b.values, a.values):
 		return RelContradiction
@@ -279,8 +326,10 @@ func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 	case o.rolesA && o.rolesB && (o.roleA > 0 || o.roleB > 0) && o.onlyA > 0 && o.onlyB > 0 && o.shared >= 1 && (related || o.shared <= 2):
 		// The same person in another role or team.
 		return RelContradiction
-	case related && o.onlyA > 0 && o.onlyA <= 2 && o.onlyB > 0 && o.onlyB <= 2 && jaccard >= 0.4:
-		// A value swapped in the same frame.
+	case related && o.onlyA > 0 && o.onlyA <= 2 && o.onlyB > 0 && o.onlyB <= 2 && jaccard >= 0.4 &&
+		(o.nameA > 0 && o.nameB > 0 || o.lastA && o.lastB):
+		// A value swapped in the same frame: a name for a name, or the
+		// word that ends the statement ("the default branch is main").
 		return RelContradiction
 	}
 	switch {
@@ -293,13 +342,18 @@ func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 		return RelNearDuplicate
 	case cosine >= 0.9:
 		return RelNearDuplicate
+	case o.onlyA+o.onlyB == 1 && o.nameA+o.nameB == 0 && o.shared >= 4:
+		// One ordinary word more ("its own repository", "language"): put
+		// differently, not more detail.
+		return RelNearDuplicate
 	case o.onlyA == 0 || o.onlyB == 0:
 		// One says everything the other says, and more.
 		return RelRefinement
 	case min(o.onlyA, o.onlyB) == 1 && max(o.onlyA, o.onlyB) >= 3 && o.shared >= 2:
 		// More detail, one word put differently.
 		return RelRefinement
-	case jaccard >= 0.6:
+	case jaccard >= 0.5:
+		// The same things in other words: no name or value swapped.
 		return RelNearDuplicate
 	}
 	return RelUnrelated
@@ -325,6 +379,43 @@ func hasOutside(a, b []string) bool {
 		}
 	}
 	return false
+}
+
+// capitalised returns the normalised words of s that start with an upper
+// case letter inside a sentence (not after ". ", "! ", "? ", ": " or at
+// the start): names, in any script.
+func capitalised(s string) map[string]bool {
+	var out map[string]bool
+	start := true
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if strings.ContainsRune(".!?:;\n—-", r) && (r != '-' || i == 0 || s[i-1] == ' ') {
+				start = true
+			}
+			i += n
+			continue
+		}
+		j := i
+		for j < len(s) {
+			r2, n2 := utf8.DecodeRuneInString(s[j:])
+			if !unicode.IsLetter(r2) && !unicode.IsDigit(r2) {
+				break
+			}
+			j += n2
+		}
+		if !start && unicode.IsUpper(r) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			for _, t := range Tokens(s[i:j]) {
+				out[t] = true
+			}
+		}
+		start = false
+		i = j
+	}
+	return out
 }
 
 // splitDigits splits a token where digits meet short letter runs: "2am"

@@ -23,9 +23,9 @@ const relNegations = `not never none nobody neither nor anymore cannot cant
 // relChanges say that something changed, so a different value on the
 // other side is a replacement ("moved to", "now", "switched", "теперь").
 const relChanges = `now moved migrated switched replaced became become becomes instead changed
-	transferred joined renamed
+	transferred joined renamed handed
 	теперь перешел перешла перешли перенесли переехали переехал заменили заменил стал стала стали
-	вместо сменили сменил переименовали перевели мигрировали присоединился присоединилась`
+	передал передала передали сменили сменил переименовали перевели мигрировали присоединился присоединилась`
 
 // relWeak are generic verbs and adverbs: restatements differ in them ("CI
 // runs on X", "CI uses X"), so they neither make two facts the same nor
@@ -55,7 +55,7 @@ const relStop = `someone каждый каждая каждое каждую к�
 var relSynonyms = []string{
 	`prefer prefers preferred like likes liked love loves enjoy enjoys favor favors favour favours fond
 		предпочитает предпочитают предпочитаем предпочитаю нравится нравятся любит любят`,
-	`own owns owned owner owners maintain maintains maintained maintainer maintainers responsible charge
+	`owns owned owner owners maintain maintains maintained maintainer maintainers responsible charge
 		ответственный ответственная владеет владеют владелец принадлежит принадлежат ведет`,
 	`send sends sent ship ships shipped shipping forward forwards forwarded deliver delivered
 		отправляются отправляется отправляем отправляет шлем шлет уходят уходит приходят приходит пересылаем`,
@@ -139,7 +139,7 @@ var relPoles = []string{
 	`ascending|descending`,
 	`tabs,tab|spaces`,
 	`vertical|horizontal`,
-	`remote,remotely|onsite`,
+	`remote,remotely|onsite,office`,
 	`before|after`,
 	`true|false`,
 	`weekday,weekdays|weekend,weekends`,
