@@ -107,6 +107,19 @@ func newRelater(tokens []string, caps map[string]bool) *Relater {
 			r.words = append(r.words, w)
 		}
 	}
+	if slices.ContainsFunc(tokens, func(t string) bool { _, ok := lx.expand[t]; return ok || scriptOf(t) == scriptCyrillic }) {
+		var out []string
+		for _, t := range tokens {
+			if e, ok := lx.expand[t]; ok {
+				out = append(out, e...)
+			} else if e, ok := lx.expand[Stem(t)]; ok && scriptOf(t) == scriptCyrillic {
+				out = append(out, e...)
+			} else {
+				out = append(out, t)
+			}
+		}
+		tokens = out
+	}
 	for i, tok := range tokens {
 		switch tok {
 		case "no":
@@ -127,7 +140,11 @@ func newRelater(tokens []string, caps map[string]bool) *Relater {
 			r.neg = true // "X rather than Y", "X instead of Y": Y is denied
 			continue
 		}
-		for _, t := range splitDigits(tok) {
+		parts := []string{tok}
+		if _, ok := lx.syn[tok]; !ok {
+			parts = splitDigits(tok) // "k8s" is a word, "2am" a number
+		}
+		for _, t := range parts {
 			if isNumber(t) {
 				t = strings.TrimLeft(t, "0")
 				if t == "" {
@@ -477,8 +494,8 @@ func sameWord(a, b string) bool {
 	for cp < len(ra) && ra[cp] == rb[cp] {
 		cp++
 	}
-	if cp >= 4 && cp >= len(ra)-1 && scriptOf(a) == scriptCyrillic {
-		return true // Russian stems keep more of the ending: "ответ", "отвеча"
+	if scriptOf(a) == scriptCyrillic && (cp >= 4 && cp >= len(ra)-1 || cp == len(ra) && cp >= 3 && len(rb)-cp <= 2) {
+		return true // Russian stems keep more of the ending: "ответ", "отвеча"; "ауд", "аудит"
 	}
 	return cp >= 5 && 4*cp >= 3*len(rb)
 }

@@ -48,7 +48,7 @@ const relWeak = `use uses used using run runs running ran go goes going went get
 	необходимо необходим`
 
 // relStop are function words missing from the search stop list.
-const relStop = `someone каждый каждая каждое каждую каждые больше меньше`
+const relStop = `someone else каждый каждая каждое каждую каждые больше меньше`
 
 // relSynonyms are groups of words that say the same thing in facts; the
 // first word names the group.
@@ -196,7 +196,16 @@ var relValues = []string{
 	`=dec december декабрь декабря`,
 }
 
+// relExpand spells out abbreviations that stand for two words ("PR" is
+// "pull request"), so each form matches the other.
+var relExpand = map[string][]string{
+	"pr": {"pull", "request"}, "prs": {"pull", "requests"}, "mr": {"merge", "request"}, "mrs": {"merge", "requests"},
+	"пр": {"pull", "request"}, "пулреквест": {"pull", "request"}, "пул": {"pull"}, "реквест": {"request"},
+	"мерджреквест": {"merge", "request"}, "мержреквест": {"merge", "request"},
+}
+
 type relLex struct {
+	expand                        map[string][]string
 	neg, change, weak, stop, role map[string]bool
 	syn                           map[string]string
 	poles                         map[string]int
@@ -207,7 +216,13 @@ type relLex struct {
 var relLexicon = sync.OnceValue(func() *relLex {
 	lx := &relLex{neg: map[string]bool{}, change: map[string]bool{}, weak: map[string]bool{},
 		stop: map[string]bool{}, role: map[string]bool{}, syn: map[string]string{},
-		poles: map[string]int{}, values: map[string]string{}}
+		poles: map[string]int{}, values: map[string]string{}, expand: map[string][]string{}}
+	for w, e := range relExpand {
+		lx.expand[w] = e
+		if scriptOf(w) == scriptCyrillic {
+			lx.expand[Stem(w)] = e
+		}
+	}
 	// Latin words are listed in their forms: an English stem would catch
 	// other words ("mainly" stems to "main"). Russian ones also by stem.
 	stemOf := func(w string) string {
