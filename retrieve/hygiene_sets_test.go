@@ -3,6 +3,7 @@ package retrieve_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"testing"
 
@@ -52,13 +53,16 @@ func loadHygPairs(t *testing.T, name string) []hygPair {
 	return out
 }
 
-// rememberedRelation adds old then new to a fresh memory and names what
-// Remember reports about old.
-func rememberedRelation(t *testing.T, old, new string) string {
+// rememberedRelation adds old then new to an empty namespace of m (the
+// checks never look outside a fact's namespace, so each pair meets an
+// empty memory; a store per pair measured the same, four times slower)
+// and names what Remember reports about old.
+func rememberedRelation(t *testing.T, m *retrieve.Memory, ns, old, new string) string {
 	t.Helper()
-	m, _ := testutil.MustOpenMemory(t, retrieve.Options{})
-	remember(t, m, old)
-	r, err := m.Remember(t.Context(), &holomem.Fact{Content: new})
+	if _, err := m.Remember(t.Context(), &holomem.Fact{Content: old, Namespace: ns}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := m.Remember(t.Context(), &holomem.Fact{Content: new, Namespace: ns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,28 +77,44 @@ func rememberedRelation(t *testing.T, old, new string) string {
 	return "unrelated"
 }
 
-func TestRemember_HygieneSets(t *testing.T) {
-	if testing.Short() {
-		t.Skip("opens a store per pair")
+// floorAll is the same precision and recall floor for every class.
+func floorAll(prec, rec float64) map[string][2]float64 {
+	out := map[string][2]float64{}
+	for _, c := range hygClasses {
+		out[c] = [2]float64{prec, rec}
 	}
+	return out
+}
+
+func TestRemember_HygieneSets(t *testing.T) {
 	for _, set := range []struct {
 		name, file string
 		logMisses  bool
 		// floor is each class's precision and recall floor (the measured
 		// figures less a margin), acc the accuracy's.
-		floor, acc float64
+		floor map[string][2]float64
+		acc   float64
 	}{
-		{"old", "../text/testdata/hygiene.jsonl", true, 0, 0},
-		{"dev", "../text/testdata/hygiene_dev.jsonl", true, 0, 0},
+		// Measured: old 0.95..1.00 per class (accuracy 0.99), dev
+		// 0.90..1.00 (0.95).
+		{"old", "../text/testdata/hygiene.jsonl", true, floorAll(0.85, 0.85), 0.93},
+		{"dev", "../text/testdata/hygiene_dev.jsonl", true, floorAll(0.85, 0.85), 0.9},
 		// Held out (text/testdata/BLIND.md): figures only, no misses.
-		{"blind", "../text/testdata/hygiene_blind.jsonl", false, 0, 0},
+		// Measured: near-duplicate 0.93 / 0.68, contradiction 0.92 /
+		// 0.78, refinement 0.80 / 0.95, unrelated 0.81 / 1.00, accuracy
+		// 0.85; guarded 0.05 below.
+		{"blind", "../text/testdata/hygiene_blind.jsonl", false, map[string][2]float64{
+			"near-duplicate": {0.88, 0.63}, "contradiction": {0.87, 0.73},
+			"refinement": {0.75, 0.90}, "unrelated": {0.76, 0.95},
+		}, 0.8},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			tp, fp, fn := map[string]int{}, map[string]int{}, map[string]int{}
 			pairs := loadHygPairs(t, set.file)
+			m, _ := testutil.MustOpenMemory(t, retrieve.Options{})
 			correct := 0
-			for _, p := range pairs {
-				got := rememberedRelation(t, p.Old, p.New)
+			for i, p := range pairs {
+				got := rememberedRelation(t, m, fmt.Sprintf("pair-%d", i), p.Old, p.New)
 				if got == p.Label {
 					tp[got]++
 					correct++
@@ -110,8 +130,8 @@ func TestRemember_HygieneSets(t *testing.T) {
 				prec := float64(tp[c]) / float64(max(1, tp[c]+fp[c]))
 				rec := float64(tp[c]) / float64(max(1, tp[c]+fn[c]))
 				t.Logf("FIGURE add %s %-15s precision %.2f recall %.2f (%d/%d)", set.name, c, prec, rec, tp[c], tp[c]+fn[c])
-				if prec < set.floor || rec < set.floor {
-					t.Errorf("%s %s: precision %.2f recall %.2f, want both >= %.2f", set.name, c, prec, rec, set.floor)
+				if f := set.floor[c]; prec < f[0] || rec < f[1] {
+					t.Errorf("%s %s: precision %.2f recall %.2f, want >= %.2f / %.2f", set.name, c, prec, rec, f[0], f[1])
 				}
 			}
 			acc := float64(correct) / float64(max(1, len(pairs)))

@@ -186,7 +186,9 @@ func newRelater(tokens []string, caps map[string]bool) *Relater {
 				continue
 			}
 			key := st
-			if s, ok := lx.syn[t]; ok {
+			if st == "отвеча" && i+1 < len(tokens) && tokens[i+1] == "за" {
+				key = "=owns" // "отвечает за": is responsible for
+			} else if s, ok := lx.syn[t]; ok {
 				key = s
 			} else if s, ok := lx.syn[st]; ok {
 				key = s
@@ -211,7 +213,7 @@ func newRelater(tokens []string, caps map[string]bool) *Relater {
 
 // Relate is [Relate](newer, older, cosine).
 func (r *Relater) Relate(older string, cosine float64) Relation {
-	return r.RelateTokens(Tokens(older), cosine)
+	return r.RelateTo(NewRelater(older), cosine)
 }
 
 // RelateTokens is [Relater.Relate] given older's [Tokens] (the caller
@@ -332,13 +334,13 @@ func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 	// Contradictions first: a one-word swap in a long sentence is as much
 	// a contradiction as in a short one.
 	switch {
-	case close && (a.neg != b.neg || a.no != b.no && !(a.lacks || b.lacks)):
+	case (close || o.shared >= 2) && (a.neg != b.neg || a.no != b.no && !(a.lacks || b.lacks)):
 		return RelContradiction
 	case (close || o.shared >= 2) && opposed(a.poles, b.poles):
 		return RelContradiction
 	case close && hasOutside(a.values, b.values) && hasOutside(b.values, a.values):
 		return RelContradiction
-	case related && (a.change || b.change) && o.onlyA > 0 && o.onlyB > 0:
+	case (related || o.shared >= 2) && (a.change || b.change) && o.onlyA > 0 && o.onlyB > 0:
 		return RelContradiction
 	case o.rolesA && o.rolesB && (o.roleA > 0 || o.roleB > 0) && o.onlyA > 0 && o.onlyB > 0 && o.shared >= 1 && (related || o.shared <= 2):
 		// The same person in another role or team.
@@ -359,9 +361,9 @@ func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 		return RelNearDuplicate
 	case cosine >= 0.9:
 		return RelNearDuplicate
-	case o.onlyA+o.onlyB == 1 && o.nameA+o.nameB == 0 && o.shared >= 4:
-		// One ordinary word more ("its own repository", "language"): put
-		// differently, not more detail.
+	case (o.onlyA == 0 || o.onlyB == 0) && o.nameA+o.nameB == 0 && o.shared >= 4 && 4*(o.onlyA+o.onlyB) <= o.shared:
+		// A few ordinary words more in a long statement ("its own
+		// repository", "language"): put differently, not more detail.
 		return RelNearDuplicate
 	case o.onlyA == 0 || o.onlyB == 0:
 		// One says everything the other says, and more.

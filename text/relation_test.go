@@ -122,14 +122,17 @@ func TestRelate_LabelledSet(t *testing.T) {
 	if s.n < 80 {
 		t.Fatalf("%d pairs, want >= 80", s.n)
 	}
-	s.check(t, "old", floorAll(0.6, 0.6), 0)
+	// Measured 0.95..1.00 per class, accuracy 0.99 (88 pairs: one pair
+	// is 1.1 points of recall).
+	s.check(t, "old", floorAll(0.85, 0.85), 0.93)
 }
 
 // TestRelate_DevSet measures Relate on the development pairs
 // (testdata/hygiene_dev.jsonl), written to develop the rules on.
 func TestRelate_DevSet(t *testing.T) {
 	s := scoreRelSet(t, "testdata/hygiene_dev.jsonl", true)
-	s.check(t, "dev", floorAll(0, 0), 0)
+	// Measured 0.90..1.00 per class, accuracy 0.95.
+	s.check(t, "dev", floorAll(0.85, 0.85), 0.9)
 }
 
 // TestRelate_BlindSet measures Relate on the held-out pairs
@@ -140,7 +143,18 @@ func TestRelate_BlindSet(t *testing.T) {
 	if s.n < 240 {
 		t.Fatalf("%d pairs, want >= 240", s.n)
 	}
-	s.check(t, "blind", floorAll(0, 0), 0)
+	s.check(t, "blind", blindFloor, 0.8)
+}
+
+// blindFloor guards the held-out figures (measured: near-duplicate
+// precision 0.93 recall 0.68, contradiction 0.92 / 0.78, refinement 0.80 /
+// 0.95, unrelated 0.81 / 1.00; accuracy 0.85), 0.05 below each. Below the
+// 0.85 the issue asks for in four places: see the closing note.
+var blindFloor = map[Relation][2]float64{
+	RelNearDuplicate: {0.88, 0.63},
+	RelContradiction: {0.87, 0.73},
+	RelRefinement:    {0.75, 0.90},
+	RelUnrelated:     {0.76, 0.95},
 }
 
 func TestRelate_Cases(t *testing.T) {
@@ -157,6 +171,43 @@ func TestRelate_Cases(t *testing.T) {
 		{"Alice likes dark mode", "Alice prefers dark mode", 0.97, RelNearDuplicate},
 		{"Alice likes dark mode", "Alice prefers dark mode", 0.1, RelUnrelated},
 		{"", "anything", -1, RelUnrelated},
+		// Paraphrase and reordering, generic verbs aside.
+		{"Our CI uses GitHub Actions on self-hosted runners", "CI runs on GitHub Actions with self-hosted runners", -1, RelNearDuplicate},
+		{"Сервис оплаты принадлежит Борису", "Борис владеет сервисом оплаты", -1, RelNearDuplicate},
+		{"Every Monday Renovate creates PRs to update dependencies", "Renovate opens dependency update pull requests every Monday", -1, RelNearDuplicate},
+		// A one-word antonym swap in a long sentence is no near-duplicate.
+		{"The user prefers the light theme in the terminal, the editor and the Slack desktop app", "The user prefers the dark theme in the terminal, the editor and the Slack desktop app", -1, RelContradiction},
+		{"Port 22 on the bastion is closed", "Port 22 on the bastion is open", -1, RelContradiction},
+		{"Порт SSH на бастионе закрыт", "Порт SSH на бастионе открыт", -1, RelContradiction},
+		// Stopping, worded differently.
+		{"We stopped using Ansible; deploys go through Argo CD now", "We deploy all services with Ansible", -1, RelContradiction},
+		{"Мы больше не используем Jenkins", "Мы используем Jenkins для сборок", -1, RelContradiction},
+		{"Мы отказались от Jenkins", "Сборки идут в Jenkins", -1, RelContradiction},
+		// Role and team changes.
+		{"Ivan is now a product manager", "Ivan is a backend engineer", -1, RelContradiction},
+		{"Oscar moved to the platform team", "Oscar is on the support team", -1, RelContradiction},
+		// Must / may.
+		{"Pull requests may be merged before CI passes", "Pull requests must pass CI before they are merged", -1, RelContradiction},
+		// Numbers in any form.
+		{"Backups start at 4am", "Backups start at 2am", -1, RelContradiction},
+		{"The API client pins v1.3", "The API client pins v1.2", -1, RelContradiction},
+		{"The primary database is db-3", "The primary database is db-2", -1, RelContradiction},
+		{"Grafana listens on port 3001", "Grafana listens on port 3000", -1, RelContradiction},
+		{"Releases go out on Fridays", "Releases go out on Thursdays", -1, RelContradiction},
+		{"Релизы выходят по пятницам", "Релизы выходят по четвергам", -1, RelContradiction},
+		{"Code review needs one approval", "Code review needs two approvals", -1, RelContradiction},
+		// A refinement keeps the old numbers and adds detail.
+		{"Backups start at 2am and are kept for 30 days", "Backups start at 2am", -1, RelRefinement},
+		{"Пользователь предпочитает тёмную тему, а конкретно Gruvbox в Neovim", "Пользователь предпочитает тёмную тему", -1, RelRefinement},
+		// Spelling variants are the same word.
+		{"We deploy nginx with Ansible; the playbook is deploy/nginx.yaml", "We deploy nginx with Ansible; the playbook is deploy/nginx.yml", -1, RelNearDuplicate},
+		// A name with digits ("1Password") is a word, not a number.
+		{"We keep secrets in 1Password, in a vault per team", "We keep secrets in 1Password", -1, RelRefinement},
+		{"The 1Password CLI needs version 2", "The 1Password CLI needs version 3", -1, RelContradiction},
+		// The model joins: a restatement in other words, and no similarity
+		// hides a contradiction.
+		{"Frontend crashes are reported to Sentry", "Sentry collects browser exceptions", 0.93, RelNearDuplicate},
+		{"Alice prefers light mode", "Alice prefers dark mode", 0.97, RelContradiction},
 	}
 	for _, tc := range tests {
 		if got := Relate(tc.newer, tc.older, tc.cos); got != tc.want {

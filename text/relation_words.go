@@ -37,7 +37,9 @@ const relWeak = `use uses used using run runs running ran go goes going went get
 	called named known based thing things stuff ours us today still already always written given
 	set sets done store stores stored storing hold holds held host hosts hosted hosting
 	manage manages managed want wants wanted ask asks asked need needs needed require requires required
-	necessary
+	necessary happen happens happened occur occurs remain remains seem seems appear appears provide provides
+	offer offers contain contains come comes bring brings help helps try tries able supposed expected
+	meant normally regularly primarily moment says said mentioned noted told write writes wrote
 	используем используется используются используют использует использовать пользуемся пользуется
 	работает работают работаем идут идет живут живет лежат лежит находится находятся стоит стоят
 	является являются проходит проходят делаем делается делаются делают сейчас всегда обычно просто
@@ -45,7 +47,8 @@ const relWeak = `use uses used using run runs running ran go goes going went get
 	сидит имеем зовут называется называются храним хранятся хранится хранит хранят держим держат
 	хостится хостятся хостим размещен размещена размещены размещаем хочет хотят просит просят
 	запускается запускаем запускают запускает стартует нужно нужен нужна нужны требуется требуются
-	необходимо необходим`
+	необходимо необходим будет бывает происходит происходят проводится проводятся проводим пишет пишут
+	пишем сказал сказала говорит`
 
 // relStop are function words missing from the search stop list.
 const relStop = `someone else каждый каждая каждое каждую каждые больше меньше`
@@ -53,9 +56,9 @@ const relStop = `someone else каждый каждая каждое кажду�
 // relSynonyms are groups of words that say the same thing in facts; the
 // first word names the group.
 var relSynonyms = []string{
-	`prefer prefers preferred like likes liked love loves enjoy enjoys favor favors favour favours fond
-		предпочитает предпочитают предпочитаем предпочитаю нравится нравятся любит любят`,
-	`owns owned owner owners maintain maintains maintained maintainer maintainers responsible charge
+	`prefer prefers preferred preference like likes liked love loves enjoy enjoys favor favors favour favours
+		fond favorite favourite предпочтение любимый любимая любимое любимые предпочитает предпочитают предпочитаем предпочитаю нравится нравятся любит любят`,
+	`owns owned owner owners belongs belong maintain maintains maintained maintainer maintainers responsible charge
 		ответственный ответственная владеет владеют владелец принадлежит принадлежат ведет`,
 	`send sends sent ship ships shipped shipping forward forwards forwarded deliver delivered
 		отправляются отправляется отправляем отправляет шлем шлет уходят уходит приходят приходит пересылаем`,
@@ -66,12 +69,29 @@ var relSynonyms = []string{
 	`release releases released
 		релиз релизы выходят выходит выпускаем выпускается выпускаются выпуск`,
 	`handle handles handled process processes processed
-		обрабатывает обрабатывают обрабатываем обрабатывается`,
-	`chat chats talk talks communicate communicates
+		обрабатывает обрабатывают обрабатываем обрабатывается занимается занимаются занимаемся разбирает разбирают
+		разбираем`,
+	`fix fixes fixed repair repaired resolve resolves resolved
+		чиним чинит починили исправили исправляем исправляет`,
+	`create creates created generate generates generated produce produces produced
+		создает создают создаем генерирует генерируют`,
+	`check checks checked verify verifies verified validate validates validated
+		проверяет проверяют проверяем`,
+	`update updates updated upgrade upgrades upgraded bump bumps bumped
+		обновляем обновляет обновляют обновили обновление обновления`,
+	`team teams group squad
+		команда команде команду команды командой группа группы отдел`,
+	`company companies org organization organisation
+		компания компании организация организации`,
+	`code codes coding program programs programming develop develops
+		программирует программируют кодит разрабатывает разрабатывают`,
+	`discuss discusses discussed
+		обсуждаем обсуждают обсуждает`,
+	`chat chats talk talks communicate communicates speak speaks
 		общается общаются общаемся переписываемся`,
 	`review reviews reviewed reviewing reviewer
 		ревью ревьюит ревьюят ревьюим`,
-	`meeting meetings call calls
+	`meeting meetings call calls sync syncs
 		созвон созвоны созвона встреча встречи митинг`,
 	`database databases db dbs
 		база базы базу бд данных`,
