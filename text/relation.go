@@ -465,7 +465,12 @@ func splitDigits(t string) []string {
 }
 
 func isNumber(t string) bool {
-	return t != "" && strings.Trim(t, "0123456789") == ""
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return false
+		}
+	}
+	return t != ""
 }
 
 // sameWord reports whether two keys are forms of one word that the
@@ -476,7 +481,8 @@ func sameWord(a, b string) bool {
 	if a == b {
 		return true
 	}
-	if isNumber(a) || isNumber(b) || strings.HasPrefix(a, "=") || strings.HasPrefix(b, "=") {
+	// Both rules keep the first letter: most pairs differ there.
+	if a == "" || b == "" || a[0] != b[0] || isNumber(a) || isNumber(b) || strings.HasPrefix(a, "=") || strings.HasPrefix(b, "=") {
 		return false
 	}
 	ra, rb := []rune(a), []rune(b)
@@ -488,7 +494,7 @@ func sameWord(a, b string) bool {
 		for i < len(ra) && ra[i] == rb[i] {
 			i++
 		}
-		if i < len(ra) && string(ra[i:]) == string(rb[i+1:]) {
+		if i < len(ra) && slices.Equal(ra[i:], rb[i+1:]) {
 			return true
 		}
 	}
