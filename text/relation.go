@@ -48,9 +48,7 @@ func Relate(newer, older string, cosine float64) Relation {
 // write-time hygiene compares one new fact with tens of candidates.
 type Relater struct {
 	words  []relWord // distinct by key, sorted by key
-	neg    bool      // negated or ended ("not", "stopped", "перестали")
-	no     bool      // "no" before a noun ("no emoji"): the same as "without"
-	lacks  bool      // "without", "без"
+	neg    bool      // negated or ended anywhere ("not", "stopped", "перестали")
 	change bool      // says something changed ("now", "moved", "теперь")
 	poles  []int     // antonym group*2 + pole, sorted, distinct
 	values []string  // numbers and calendar values, sorted, distinct
@@ -64,7 +62,16 @@ type relWord struct {
 	weak bool // a generic verb or adverb: differs in restatements
 	role bool // a role or team word ("engineer", "team", "разработчик")
 	name bool // a name or value: a rare or capitalised word, one with digits
+	// denied: every use of the word is in a negation's scope ("not in
+	// the repo", "stopped using Ansible", "без сахара").
+	denied bool
 }
+
+// A negation denies the next strong word, or two after a verb of stopping
+// (and the generic ones among them: "no longer use Jenkins"), or the
+// negScope strong words before it when none follows ("Jenkins? not any
+// more", "сквош не используем").
+const negScope = 2
 
 // NewRelater reads newer's content words for [Relater.Relate].
 func NewRelater(newer string) *Relater {
@@ -95,17 +102,17 @@ func newRelater(tokens []string, caps map[string]bool) *Relater {
 	}
 	russian := 2*cyr > len(tokens)
 	r := &Relater{}
-	seen := map[string]bool{}
 	addValue := func(v string) {
 		if !slices.Contains(r.values, v) {
 			r.values = append(r.values, v)
 		}
 	}
-	addWord := func(w relWord) {
-		if !seen[w.key] {
-			seen[w.key] = true
-			r.words = append(r.words, w)
-		}
+	var items []relWord // content words in order, repeats kept
+	var marks [][2]int  // where negations stand among items, and their scope
+	addWord := func(w relWord) { items = append(items, w) }
+	deny := func(n int) {
+		r.neg = true
+		marks = append(marks, [2]int{len(items), n})
 	}
 	if slices.ContainsFunc(tokens, func(t string) bool { _, ok := lx.expand[t]; return ok || scriptOf(t) == scriptCyrillic }) {
 		var out []string
@@ -122,22 +129,16 @@ func newRelater(tokens []string, caps map[string]bool) *Relater {
 	}
 	for i, tok := range tokens {
 		switch tok {
-		case "no":
-			if i+1 < len(tokens) && (tokens[i+1] == "longer" || tokens[i+1] == "more") {
-				r.neg = true
-			} else {
-				r.no = true
+		case "no", "without", "без", "rather", "instead", "вместо":
+			deny(1) // "no emoji", "rather than Y", "instead of Y": what follows
+			continue
+		case "longer", "more":
+			if i > 0 && tokens[i-1] == "no" {
+				continue
 			}
-			continue
-		case "without", "без":
-			r.lacks = true
-			continue
 		case "dislike", "dislikes", "disliked", "hate", "hates":
 			r.neg = true
-			addWord(relWord{key: "=prefer"})
-			continue
-		case "rather", "instead", "вместо":
-			r.neg = true // "X rather than Y", "X instead of Y": Y is denied
+			addWord(relWord{key: "=prefer", denied: true})
 			continue
 		}
 		parts := []string{tok}
@@ -166,7 +167,9 @@ func newRelater(tokens []string, caps map[string]bool) *Relater {
 			}
 			switch {
 			case lx.neg[t] || lx.neg[st]:
-				r.neg = true
+				// A particle denies a word, a verb of stopping its
+				// object too ("stopped drinking coffee").
+				deny(1 + btoi(!lx.particle[t]))
 				continue
 			case lx.change[t] || lx.change[st]:
 				r.change = true
@@ -204,6 +207,33 @@ func newRelater(tokens []string, caps map[string]bool) *Relater {
 			}
 		}
 	}
+	for _, mk := range marks {
+		m, k, n := mk[0], mk[0], 0
+		for ; k < len(items) && n < mk[1]; k++ {
+			items[k].denied = true
+			if !items[k].weak {
+				n++
+			}
+		}
+		if n > 0 {
+			continue
+		}
+		for k, n := m-1, 0; k >= 0 && n < negScope; k-- {
+			items[k].denied = true
+			if !items[k].weak {
+				n++
+			}
+		}
+	}
+	at := map[string]int{}
+	for _, w := range items {
+		if k, ok := at[w.key]; ok {
+			r.words[k].denied = r.words[k].denied && w.denied
+			continue
+		}
+		at[w.key] = len(r.words)
+		r.words = append(r.words, w)
+	}
 	slices.SortFunc(r.words, func(a, b relWord) int { return strings.Compare(a.key, b.key) })
 	slices.Sort(r.poles)
 	r.poles = slices.Compact(r.poles)
@@ -233,6 +263,8 @@ type relOverlap struct {
 	rolesB       bool
 	nameA, nameB int  // names and values on one side only
 	lastA, lastB bool // each side's last strong word is its own
+	// denial: a strong word denied on one side is asserted on the other
+	denial bool
 }
 
 // overlap matches a's words with b's: the same key, or a spelling or
@@ -245,6 +277,7 @@ func overlap(ra, rb *Relater) relOverlap {
 		switch c := strings.Compare(a[i].key, b[j].key); {
 		case c == 0:
 			ma[i], mb[j] = true, true
+			o.denial = o.denial || a[i].denied != b[j].denied && !a[i].weak
 			i++
 			j++
 		case c < 0:
@@ -263,6 +296,7 @@ func overlap(ra, rb *Relater) relOverlap {
 			for j := range b {
 				if !mb[j] && sameWord(a[i].key, b[j].key) {
 					ma[i], mb[j] = true, true
+					o.denial = o.denial || a[i].denied != b[j].denied && !a[i].weak
 					break
 				}
 			}
@@ -334,7 +368,7 @@ func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 	// Contradictions first: a one-word swap in a long sentence is as much
 	// a contradiction as in a short one.
 	switch {
-	case (close || o.shared >= 2) && (a.neg != b.neg || a.no != b.no && !(a.lacks || b.lacks)):
+	case (close || o.shared >= 2) && o.denial:
 		return RelContradiction
 	case (close || o.shared >= 2) && opposed(a.poles, b.poles):
 		return RelContradiction
@@ -345,8 +379,8 @@ func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 	case o.rolesA && o.rolesB && (o.roleA > 0 || o.roleB > 0) && o.onlyA > 0 && o.onlyB > 0 && o.shared >= 1 && (related || o.shared <= 2):
 		// The same person in another role or team.
 		return RelContradiction
-	case related && o.onlyA > 0 && o.onlyA <= 2 && o.onlyB > 0 && o.onlyB <= 2 && jaccard >= 0.4 &&
-		(o.nameA > 0 && o.nameB > 0 || o.lastA && o.lastB):
+	case related && o.onlyA > 0 && o.onlyB > 0 && jaccard >= 0.4 &&
+		(o.nameA > 0 && o.nameB > 0 && max(o.onlyA, o.onlyB) <= 3 || o.lastA && o.lastB && max(o.onlyA, o.onlyB) <= 2):
 		// A value swapped in the same frame: a name for a name, or the
 		// word that ends the statement ("the default branch is main").
 		return RelContradiction
@@ -464,6 +498,13 @@ func splitDigits(t string) []string {
 	return out
 }
 
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func isNumber(t string) bool {
 	for i := 0; i < len(t); i++ {
 		if t[i] < '0' || t[i] > '9' {
@@ -513,6 +554,6 @@ func sameWord(a, b string) bool {
 // overlap can excuse.
 func HardConflict(newer, older string) bool {
 	a, b := NewRelater(newer), NewRelater(older)
-	return a.neg != b.neg || a.no != b.no && !(a.lacks || b.lacks) || opposed(a.poles, b.poles) ||
+	return overlap(a, b).denial || opposed(a.poles, b.poles) ||
 		(hasOutside(a.values, b.values) && hasOutside(b.values, a.values))
 }

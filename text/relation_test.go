@@ -131,7 +131,7 @@ func TestRelate_LabelledSet(t *testing.T) {
 // (testdata/hygiene_dev.jsonl), written to develop the rules on.
 func TestRelate_DevSet(t *testing.T) {
 	s := scoreRelSet(t, "testdata/hygiene_dev.jsonl", true)
-	// Measured 0.90..1.00 per class, accuracy 0.95.
+	// Measured 0.92..1.00 per class, accuracy 0.96 (336 pairs).
 	s.check(t, "dev", floorAll(0.85, 0.85), 0.9)
 }
 
@@ -147,9 +147,11 @@ func TestRelate_BlindSet(t *testing.T) {
 }
 
 // blindFloor guards the held-out figures (measured: near-duplicate
-// precision 0.93 recall 0.68, contradiction 0.92 / 0.78, refinement 0.80 /
-// 0.95, unrelated 0.81 / 1.00; accuracy 0.85), 0.05 below each. Below the
-// 0.85 the issue asks for in four places: see the closing note.
+// precision 0.95 recall 0.68, contradiction 0.94 / 0.78, refinement 0.82 /
+// 0.98, unrelated 0.80 / 1.00; accuracy 0.86), about 0.05 below each.
+// Near-duplicate and contradiction recall and refinement and unrelated
+// precision are still below 0.85: restatements in other words and
+// contradictions that share few words need the model's similarity.
 var blindFloor = map[Relation][2]float64{
 	RelNearDuplicate: {0.88, 0.63},
 	RelContradiction: {0.87, 0.73},

@@ -17,8 +17,13 @@ import (
 const relNegations = `not never none nobody neither nor anymore cannot cant
 	doesn don didn isn aren wasn weren won hasn haven hadn shouldn wouldn couldn
 	stopped stop quit quitted dropped removed deprecated retired abandoned ditched left
-	не нет ни никогда перестал перестала перестали перестало отказались отказался отказалась
+	не нет ни никогда никто перестал перестала перестали перестало отказались отказался отказалась
 	убрали убрал удалили удалил бросил бросила бросили прекратили ушел ушла ушли выпилили`
+
+// relParticles are the negations that deny one word; the others (verbs of
+// stopping) deny a verb and its object.
+const relParticles = `not never none nobody neither nor anymore cannot cant doesn don didn isn aren
+	wasn weren won hasn haven hadn shouldn wouldn couldn не нет ни никогда никто`
 
 // relChanges say that something changed, so a different value on the
 // other side is a replacement ("moved to", "now", "switched", "теперь").
@@ -227,6 +232,7 @@ var relExpand = map[string][]string{
 type relLex struct {
 	expand                        map[string][]string
 	neg, change, weak, stop, role map[string]bool
+	particle                      map[string]bool
 	syn                           map[string]string
 	poles                         map[string]int
 	values                        map[string]string
@@ -234,7 +240,7 @@ type relLex struct {
 
 // relLexicon is built on first use: most processes never relate facts.
 var relLexicon = sync.OnceValue(func() *relLex {
-	lx := &relLex{neg: map[string]bool{}, change: map[string]bool{}, weak: map[string]bool{},
+	lx := &relLex{neg: map[string]bool{}, particle: map[string]bool{}, change: map[string]bool{}, weak: map[string]bool{},
 		stop: map[string]bool{}, role: map[string]bool{}, syn: map[string]string{},
 		poles: map[string]int{}, values: map[string]string{}, expand: map[string][]string{}}
 	for w, e := range relExpand {
@@ -258,6 +264,7 @@ var relLexicon = sync.OnceValue(func() *relLex {
 		}
 	}
 	set(lx.neg, relNegations)
+	set(lx.particle, relParticles)
 	set(lx.change, relChanges)
 	set(lx.weak, relWeak)
 	set(lx.stop, relStop)
