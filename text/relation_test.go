@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -216,4 +217,30 @@ func TestRelate_Cases(t *testing.T) {
 			t.Errorf("Relate(%q, %q, %v) = %s, want %s", tc.newer, tc.older, tc.cos, got, tc.want)
 		}
 	}
+}
+
+func FuzzRelate(f *testing.F) {
+	for _, s := range [][2]string{
+		{"We stopped using Ansible; deploys go through Argo CD now", "We deploy all services with Ansible"},
+		{"Backups start at 2am", "Backups start at 4am"},
+		{"Мы больше не используем Jenkins", "Мы используем Jenkins"},
+		{"no", "not"}, {"k8s v1.2 db-2 2am", "PR 1password"}, {"", "x"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		got := Relate(a, b, -1)
+		if again := Relate(a, b, -1); again != got {
+			t.Fatalf("Relate(%q, %q) = %s, then %s", a, b, got, again)
+		}
+		if !slices.Contains(relClasses, got) {
+			t.Fatalf("Relate(%q, %q) = %q", a, b, got)
+		}
+		// A fact compared with itself is the same statement, or shares no
+		// content word with anything.
+		if self := Relate(a, a, -1); self != RelNearDuplicate && self != RelUnrelated {
+			t.Fatalf("Relate(%q, itself) = %s", a, self)
+		}
+		NewRelaterTokens(Tokens(a)).RelateTo(NewRelater(b), 0.5)
+	})
 }
