@@ -370,7 +370,9 @@ func (r *Relater) RelateTo(older *Relater, cosine float64) Relation {
 	switch {
 	case (close || o.shared >= 2) && o.denial:
 		return RelContradiction
-	case (close || o.shared >= 2) && opposed(a.poles, b.poles):
+	case (close || o.shared >= 1) && opposed(a.poles, b.poles):
+		// Opposite words about a shared subject ("Tom works remotely",
+		// "Tom works from the office").
 		return RelContradiction
 	case close && hasOutside(a.values, b.values) && hasOutside(b.values, a.values):
 		return RelContradiction
@@ -546,7 +548,9 @@ func sameWord(a, b string) bool {
 	if scriptOf(a) == scriptCyrillic && (cp >= 4 && cp >= len(ra)-1 || cp == len(ra) && cp >= 3 && len(rb)-cp <= 2) {
 		return true // Russian stems keep more of the ending: "ответ", "отвеча"; "ауд", "аудит"
 	}
-	return cp >= 5 && 4*cp >= 3*len(rb)
+	// One a whole beginning of the other: "postgr", "postgresql";
+	// "elastic", "elasticsearch".
+	return cp >= 5 && (4*cp >= 3*len(rb) || cp == len(ra))
 }
 
 // HardConflict reports whether newer and older conflict by negation,

@@ -106,8 +106,46 @@ var relSynonyms = []string{
 		репозиторий репозитории репозитория репо`,
 	`documentation docs doc
 		документация документации доки`,
-	`kubernetes k8s
-		кубер кубернетес`,
+	`kubernetes k8s kube
+		кубер кубере кубернетес кубернетесе`,
+	`postgres postgresql pg psql
+		постгрес постгресе постгреса постгре`,
+	`javascript js
+		джаваскрипт`,
+	`typescript ts
+		тайпскрипт`,
+	`python py
+		питон питоне питона`,
+	`mongodb mongo
+		монго`,
+	`elasticsearch elastic
+		эластик эластике`,
+	`github gh
+		гитхаб гитхабе гитхаба`,
+	`gitlab
+		гитлаб гитлабе гитлаба`,
+	`slack
+		слак слаке слака`,
+	`jira
+		джира джиру джире джиры`,
+	`docker
+		докер докере докера`,
+	`terraform tf
+		терраформ терраформом терраформе`,
+	`ansible
+		ансибл ансиблом ансибле`,
+	`jenkins
+		дженкинс дженкинсе дженкинса`,
+	`redis
+		редис редисе редиса`,
+	`kafka
+		кафка кафке кафку кафки`,
+	`grafana
+		графана графане графану`,
+	`confluence
+		конфлюенс конфлюенсе`,
+	`notion
+		ноушн ноушене`,
 	`environment environments env envs
 		окружение окружения окружении`,
 	`day days daily
