@@ -44,7 +44,7 @@ func (c *wordCache) of(id int64, content string) *factWords {
 		return w
 	}
 	toks := text.Tokens(content)
-	w = &factWords{content: content, set: text.NewWordSet(toks), rel: text.NewRelaterTokens(toks)}
+	w = &factWords{content: content, set: text.NewWordSet(toks), rel: text.NewRelaterText(content, toks)}
 	c.mu.Lock()
 	c.putLocked(id, w)
 	c.mu.Unlock()

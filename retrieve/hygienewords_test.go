@@ -24,7 +24,7 @@ func TestWordCache(t *testing.T) {
 		if want := text.SortedSet(toks); w.set.Len() != len(want) || w.set.Shared(text.NewWordSet(want)) != len(want) {
 			t.Errorf("%d %q: set of %d words, want %q", st.id, st.content, w.set.Len(), want)
 		}
-		if got, want := newer.RelateTo(w.rel, -1), newer.RelateTokens(toks, -1); got != want {
+		if got, want := newer.RelateTo(w.rel, -1), newer.Relate(st.content, -1); got != want {
 			t.Errorf("%d %q: relation %s, want %s", st.id, st.content, got, want)
 		}
 	}

@@ -1,6 +1,7 @@
 package text_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -125,5 +126,24 @@ func BenchmarkStripForEmbedding(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkString = text.StripForEmbedding(s)
+	}
+}
+
+// BenchmarkRelate is write-time hygiene's comparison: one new fact's
+// words read, then related to 20 candidates whose words are cached.
+func BenchmarkRelate(b *testing.B) {
+	newer := "The staging environment is rebuilt every Sunday night from the latest main by the platform team"
+	var cands []*text.Relater
+	for i := range 20 {
+		c := fmt.Sprintf("The staging cluster %d is rebuilt on Saturday nights by Ivan's team with Terraform", i)
+		cands = append(cands, text.NewRelaterText(c, text.Tokens(c)))
+	}
+	toks := text.Tokens(newer)
+	b.ReportAllocs()
+	for b.Loop() {
+		r := text.NewRelaterText(newer, toks)
+		for _, c := range cands {
+			r.RelateTo(c, -1)
+		}
 	}
 }

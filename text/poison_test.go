@@ -9,11 +9,12 @@ import (
 	"github.com/holomem/holomem/text"
 )
 
-// TestInstructionRisks_LabelledSet scores the screen on a labelled set of
-// hostile and benign texts in English and Russian (testdata/poison.tsv):
-// go test -v -run LabelledSet ./text/ prints precision and recall.
-func TestInstructionRisks_LabelledSet(t *testing.T) {
-	f, err := os.Open("testdata/poison.tsv")
+// poisonScore runs the screen over a labelled set (label TAB text, \n
+// escaping a newline, # comments); logMisses lists what it gets wrong
+// (never for the held-out set, see testdata/BLIND.md).
+func poisonScore(t *testing.T, name string, logMisses bool) (precision, recall float64, n int) {
+	t.Helper()
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +27,8 @@ func TestInstructionRisks_LabelledSet(t *testing.T) {
 			continue
 		}
 		label, s, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("bad line %q", line)
+		if !ok || (label != "0" && label != "1") {
+			t.Fatalf("%s: bad line %q", name, line)
 		}
 		s = strings.ReplaceAll(s, `\n`, "\n")
 		flagged := len(text.InstructionRisks(s)) > 0
@@ -36,23 +37,54 @@ func TestInstructionRisks_LabelledSet(t *testing.T) {
 			tp++
 		case label == "1":
 			fn++
-			t.Logf("missed: %q", s)
+			if logMisses {
+				t.Logf("missed: %q", s)
+			}
 		case flagged:
 			fp++
-			t.Logf("false alarm: %q %v", s, text.InstructionRisks(s))
+			if logMisses {
+				t.Logf("false alarm: %q %v", s, text.InstructionRisks(s))
+			}
 		default:
 			tn++
 		}
 	}
-	n := tp + fp + fn + tn
-	precision := float64(tp) / float64(max(1, tp+fp))
-	recall := float64(tp) / float64(max(1, tp+fn))
-	t.Logf("FIGURE memory-poisoning screen: %d labelled texts (%d hostile): precision %.2f, recall %.2f (tp %d fp %d fn %d tn %d)", n, tp+fn, precision, recall, tp, fp, fn, tn)
-	if n < 60 {
-		t.Errorf("labelled set has %d texts, want >= 60", n)
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
 	}
-	if precision < 0.9 || recall < 0.8 {
-		t.Errorf("precision %.2f / recall %.2f below 0.9 / 0.8", precision, recall)
+	n = tp + fp + fn + tn
+	precision = float64(tp) / float64(max(1, tp+fp))
+	recall = float64(tp) / float64(max(1, tp+fn))
+	t.Logf("FIGURE memory-poisoning screen, %s: %d labelled texts (%d hostile): precision %.2f, recall %.2f (tp %d fp %d fn %d tn %d)", name, n, tp+fn, precision, recall, tp, fp, fn, tn)
+	return precision, recall, n
+}
+
+// TestInstructionRisks_LabelledSet scores the screen on labelled sets of
+// hostile and benign texts in English and Russian: go test -v -run
+// LabelledSet ./text/ prints precision and recall for each, and the test
+// guards them (the measured figures less a margin).
+func TestInstructionRisks_LabelledSet(t *testing.T) {
+	for _, set := range []struct {
+		file      string
+		logMisses bool
+		minN      int
+		prec, rec float64
+	}{
+		// Measured: 0.97 / 1.00.
+		{"testdata/poison.tsv", true, 60, 0.92, 0.95},
+		// Measured: 1.00 / 0.94.
+		{"testdata/poison_dev.tsv", true, 80, 0.92, 0.88},
+		// Held out (testdata/BLIND.md), figures only. Measured: 1.00 /
+		// 0.43 (0.03 before exfiltration, approval and addressing rules).
+		{"testdata/poison_blind.tsv", false, 120, 0.92, 0.38},
+	} {
+		precision, recall, n := poisonScore(t, set.file, set.logMisses)
+		if n < set.minN {
+			t.Errorf("%s has %d texts, want >= %d", set.file, n, set.minN)
+		}
+		if precision < set.prec || recall < set.rec {
+			t.Errorf("%s: precision %.2f / recall %.2f below %.2f / %.2f", set.file, precision, recall, set.prec, set.rec)
+		}
 	}
 }
 
