@@ -30,32 +30,65 @@ func newHRRCache(store holomem.VectorStore) *hrrCache {
 	return &hrrCache{store: store, spaces: map[string]*hrrSpace{}}
 }
 
-// scan calls fn for every cached vector of the namespace, loading it first
-// if needed. fn runs under the read lock and must not keep v.
-func (c *hrrCache) scan(ctx context.Context, ns string, fn func(id int64, v []byte) error) error {
+// space returns the namespace's vectors, loading them first if needed.
+func (c *hrrCache) space(ctx context.Context, ns string) (*hrrSpace, error) {
 	c.mu.RLock()
 	sp := c.spaces[ns]
 	c.mu.RUnlock()
-	if sp == nil {
-		fresh := &hrrSpace{pos: map[int64]int{}}
-		err := c.store.ScanHRR(ctx, ns, false, func(id int64, v []byte) error {
-			if hrr.Check(v) == nil {
-				fresh.add(id, v)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
+	if sp != nil {
+		return sp, nil
+	}
+	fresh := &hrrSpace{pos: map[int64]int{}}
+	err := c.store.ScanHRR(ctx, ns, false, func(id int64, v []byte) error {
+		if hrr.Check(v) == nil {
+			fresh.add(id, v)
 		}
-		c.mu.Lock()
-		if sp = c.spaces[ns]; sp == nil {
-			c.spaces[ns], sp = fresh, fresh
-		}
-		c.mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if sp = c.spaces[ns]; sp == nil {
+		c.spaces[ns], sp = fresh, fresh
+	}
+	c.mu.Unlock()
+	return sp, nil
+}
+
+// scan calls fn for every cached vector of the namespace, loading it first
+// if needed. fn runs under the read lock and must not keep v.
+func (c *hrrCache) scan(ctx context.Context, ns string, fn func(id int64, v []byte) error) error {
+	sp, err := c.space(ctx, ns)
+	if err != nil {
+		return err
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	for i, id := range sp.ids {
+		if err := fn(id, sp.data[i*hrr.EncodedLen:(i+1)*hrr.EncodedLen]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// each calls fn, in the order of ids, for those of ids the namespace holds
+// a vector for (superseded facts and facts without a valid vector have
+// none), loading the namespace first if needed: the algebra scores its
+// candidates this way. fn runs under the read lock and must not keep v.
+func (c *hrrCache) each(ctx context.Context, ns string, ids []int64, fn func(id int64, v []byte) error) error {
+	sp, err := c.space(ctx, ns)
+	if err != nil {
+		return err
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, id := range ids {
+		i, ok := sp.pos[id]
+		if !ok {
+			continue
+		}
 		if err := fn(id, sp.data[i*hrr.EncodedLen:(i+1)*hrr.EncodedLen]); err != nil {
 			return err
 		}
