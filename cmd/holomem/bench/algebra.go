@@ -1,0 +1,139 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/synth"
+	"github.com/holomem/holomem/retrieve"
+	"github.com/holomem/holomem/sqlite"
+)
+
+func (e *Env) algebraCmd() *cobra.Command {
+	var sizes []int
+	var queries int
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "algebra",
+		Short: "probe / reason / related latency on synthetic stores of several sizes (no model)",
+		Long: `Fills a SQLite store per size with the synthetic facts of "bench store"
+(bulk import), adds 100 facts naming rare entities (one fact each), then
+times, in one warm process:
+
+  first     the first probe, which loads the namespace's holographic vectors
+  probe     probe(person): each of the 20 people opens about 4.5% of the facts
+  rare      probe(rare name): an entity with one fact
+  reason    reason(person, service)
+  related   related(person)
+
+Each probe, reason and related scores the facts its entities' postings
+name (links, and mentions the full-text index lists), so its cost follows
+the entity's facts, not the store's: the people's columns grow with the
+store because each person's facts do.
+
+--dir keeps the stores (algebra-N.db) and reuses them on the next run, so
+two builds can be compared without importing twice.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := e.Stdout
+			fmt.Fprintf(w, "%-8s %-12s %-12s %-12s %-12s %-12s %-12s\n", "facts", "first", "probe p50", "rare p50", "reason p50", "related p50", "probe p99")
+			for _, n := range sizes {
+				if err := benchAlgebra(cmd.Context(), w, e.Stderr, n, queries, dir, e.Quiet); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntSliceVar(&sizes, "facts", []int{1_000, 10_000, 100_000}, "store sizes")
+	cmd.Flags().IntVar(&queries, "queries", 100, "calls of each kind per size")
+	cmd.Flags().StringVar(&dir, "dir", "", "keep the stores in this directory and reuse them (default: a temporary one)")
+	return cmd
+}
+
+// rareAlgebraFacts is how many facts with a rare entity of their own the
+// algebra scenario adds after the import.
+const rareAlgebraFacts = 100
+
+func rareAlgebraName(i int) string { return fmt.Sprintf("Zorvald%03d", i) }
+
+func benchAlgebra(ctx context.Context, w, progress io.Writer, n, queries int, dir string, quiet bool) error {
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "holomem-bench-algebra")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	path := filepath.Join(dir, fmt.Sprintf("algebra-%d.db", n))
+	_, statErr := os.Stat(path)
+	s, err := sqlite.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	m, err := retrieve.New(s, retrieve.Options{})
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if os.IsNotExist(statErr) {
+		if !quiet {
+			fmt.Fprintf(progress, "algebra: importing %d synthetic facts into %s\n", n, path)
+		}
+		if err := importSynthetic(ctx, m, n); err != nil {
+			return err
+		}
+		for i := range rareAlgebraFacts {
+			f := &holomem.Fact{Content: fmt.Sprintf("The %s migration was signed off by %s.", synth.Services()[i%20], rareAlgebraName(i))}
+			if _, err := m.Remember(ctx, f); err != nil {
+				return err
+			}
+		}
+	}
+	people, services := synth.People(), synth.Services()
+	t := time.Now()
+	if _, err := m.Probe(ctx, "", people[0], 10); err != nil {
+		return err
+	}
+	first := time.Since(t)
+	var probe, rare, reason, related []time.Duration
+	timed := func(into *[]time.Duration, fn func() error) error {
+		t := time.Now()
+		if err := fn(); err != nil {
+			return err
+		}
+		*into = append(*into, time.Since(t))
+		return nil
+	}
+	for i := range queries {
+		p, sv := people[i%len(people)], services[(i/len(people)+i)%len(services)]
+		err := timed(&probe, func() error { _, err := m.Probe(ctx, "", p, 10); return err })
+		if err == nil {
+			err = timed(&rare, func() error { _, err := m.Probe(ctx, "", rareAlgebraName(i%rareAlgebraFacts), 10); return err })
+		}
+		if err == nil {
+			err = timed(&reason, func() error { _, err := m.Reason(ctx, "", []string{p, sv}, 10); return err })
+		}
+		if err == nil {
+			err = timed(&related, func() error { _, err := m.Related(ctx, "", p, 10); return err })
+		}
+		if err != nil {
+			return err
+		}
+	}
+	p50, p99 := percentiles(probe)
+	r50, _ := percentiles(rare)
+	q50, _ := percentiles(reason)
+	l50, _ := percentiles(related)
+	fmt.Fprintf(w, "%-8d %-12s %-12s %-12s %-12s %-12s %-12s\n", n, ms(first), ms(p50), ms(r50), ms(q50), ms(l50), ms(p99))
+	return nil
+}
