@@ -55,9 +55,9 @@ type Report struct {
 	PlainImportRate        float64       // plain FTS5 insert, docs/s
 	// Plain* is the any-word baseline (OR of the words, BM25, top k);
 	// All* the every-word query (AND), kept for comparison.
-	PlainP50, PlainP99     time.Duration
-	AllP50, AllP99         time.Duration
-	RecallP50, RecallP99   time.Duration
+	PlainP50, PlainP99   time.Duration
+	AllP50, AllP99       time.Duration
+	RecallP50, RecallP99 time.Duration
 	// PlainCPU and RecallCPU are the process CPU time of each side summed
 	// over all samples: unlike wall time, it barely moves when other work
 	// shares the machine.
