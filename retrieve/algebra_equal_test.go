@@ -133,9 +133,11 @@ func hitList(hs []holomem.Hit) string {
 }
 
 // compareAlgebra runs probe, reason (pairs of names) and related for names
-// in ns through both paths and compares their top 10. It returns how many
-// answers it compared and how many were not empty.
-func compareAlgebra(t *testing.T, m *Memory, ns string, names []string) (compared, nonEmpty int) {
+// in ns through the scan (on m) and the postings (on post: m itself, whose
+// vectors the scan loaded, or a fresh Memory over the same store that
+// reads its candidates' vectors by id) and compares their top 10. It
+// returns how many answers it compared and how many were not empty.
+func compareAlgebra(t *testing.T, m, post *Memory, ns string, names []string) (compared, nonEmpty int) {
 	t.Helper()
 	ctx := t.Context()
 	const limit = 10
@@ -145,7 +147,7 @@ func compareAlgebra(t *testing.T, m *Memory, ns string, names []string) (compare
 			if err != nil {
 				t.Fatal(err)
 			}
-			post, err := m.reason(ctx, ns, []string{form}, limit, false)
+			post, err := post.reason(ctx, ns, []string{form}, limit, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +161,7 @@ func compareAlgebra(t *testing.T, m *Memory, ns string, names []string) (compare
 		if err != nil {
 			t.Fatal(err)
 		}
-		rp, err := m.related(ctx, ns, name, limit, false)
+		rp, err := post.related(ctx, ns, name, limit, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +179,7 @@ func compareAlgebra(t *testing.T, m *Memory, ns string, names []string) (compare
 		if err != nil {
 			t.Fatal(err)
 		}
-		post, err := m.reason(ctx, ns, pair, limit, false)
+		post, err := post.reason(ctx, ns, pair, limit, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,12 +199,17 @@ func newAlgebraMemory(t *testing.T) (*Memory, holomem.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	return memoryOver(t, s), s
+}
+
+func memoryOver(t *testing.T, s holomem.Store) *Memory {
+	t.Helper()
 	m, err := New(s, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	return m, s
+	return m
 }
 
 // Probe, reason and related from postings (the entity's links, its alias
@@ -220,7 +227,15 @@ func TestAlgebra_postingsMatchScan(t *testing.T) {
 			algebraStore(t, m, n, uint64(n))
 			names := algebraNames(t, s, holomem.DefaultNamespace,
 				"Wobblyx", "Quintessa", "Previously", "Wow", "Bob", "Robert Smith", "frobnicator", "Nobodyknowsme")
-			compared, nonEmpty := compareAlgebra(t, m, holomem.DefaultNamespace, names)
+			compared, nonEmpty := compareAlgebra(t, m, m, holomem.DefaultNamespace, names)
+			if n <= 2000 {
+				// Vectors read by id: the namespace is never loaded.
+				fresh := memoryOver(t, s)
+				compareAlgebra(t, m, fresh, holomem.DefaultNamespace, names)
+				if _, loaded := fresh.hrr.spaces[holomem.DefaultNamespace]; loaded {
+					t.Error("the postings loaded every vector of the namespace")
+				}
+			}
 			if nonEmpty < compared/2 {
 				t.Fatalf("only %d of %d answers hold anything", nonEmpty, compared)
 			}
@@ -278,7 +293,9 @@ func TestAlgebra_postingsMatchScanLoCoMo(t *testing.T) {
 		if _, err := m.Import(ctx, byConv[conv]); err != nil {
 			t.Fatal(err)
 		}
-		c, ne := compareAlgebra(t, m, conv, algebraNames(t, s, conv, speakers[conv]...))
+		names := algebraNames(t, s, conv, speakers[conv]...)
+		c, ne := compareAlgebra(t, m, m, conv, names)
+		compareAlgebra(t, m, memoryOver(t, s), conv, names)
 		total, nonEmpty = total+c, nonEmpty+ne
 	}
 	if nonEmpty < total/2 {

@@ -15,6 +15,7 @@ import (
 // Superseded facts are left out, as the algebra ignores them.
 type hrrCache struct {
 	store holomem.VectorStore
+	facts holomem.FactStore // nil: vectors come from the loaded namespace only
 
 	mu     sync.RWMutex
 	spaces map[string]*hrrSpace
@@ -27,8 +28,17 @@ type hrrSpace struct {
 }
 
 func newHRRCache(store holomem.VectorStore) *hrrCache {
-	return &hrrCache{store: store, spaces: map[string]*hrrSpace{}}
+	c := &hrrCache{store: store, spaces: map[string]*hrrSpace{}}
+	c.facts, _ = store.(holomem.FactStore)
+	return c
 }
+
+// hrrByIDMax is the most candidates each reads from the store by id while
+// their namespace is not loaded. A one-shot process (the CLI's probe, the
+// prompt hook) then reads the few vectors it scores, not every vector of
+// the namespace (a gigabyte at a million facts); more candidates than this
+// load the namespace, which later calls reuse.
+const hrrByIDMax = 2048
 
 // space returns the namespace's vectors, loading them first if needed.
 func (c *hrrCache) space(ctx context.Context, ns string) (*hrrSpace, error) {
@@ -78,6 +88,12 @@ func (c *hrrCache) scan(ctx context.Context, ns string, fn func(id int64, v []by
 // none), loading the namespace first if needed: the algebra scores its
 // candidates this way. fn runs under the read lock and must not keep v.
 func (c *hrrCache) each(ctx context.Context, ns string, ids []int64, fn func(id int64, v []byte) error) error {
+	c.mu.RLock()
+	loaded := c.spaces[ns] != nil
+	c.mu.RUnlock()
+	if !loaded && c.facts != nil && len(ids) <= hrrByIDMax {
+		return c.eachStored(ctx, ns, ids, fn)
+	}
 	sp, err := c.space(ctx, ns)
 	if err != nil {
 		return err
@@ -91,6 +107,33 @@ func (c *hrrCache) each(ctx context.Context, ns string, ids []int64, fn func(id 
 		}
 		if err := fn(id, sp.data[i*hrr.EncodedLen:(i+1)*hrr.EncodedLen]); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// eachStored is each over vectors read from the store by id: those of
+// the namespace's facts that are not superseded and hold a valid vector,
+// as the loaded namespace would.
+func (c *hrrCache) eachStored(ctx context.Context, ns string, ids []int64, fn func(id int64, v []byte) error) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	facts, _, err := c.facts.FindFacts(ctx, holomem.FactFilter{Namespace: &ns, IDs: ids, WithHRR: true, Lean: true})
+	if err != nil {
+		return err
+	}
+	byID := make(map[int64][]byte, len(facts))
+	for _, f := range facts {
+		if hrr.Check(f.HRR) == nil {
+			byID[f.ID] = f.HRR
+		}
+	}
+	for _, id := range ids {
+		if v, ok := byID[id]; ok {
+			if err := fn(id, v); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
