@@ -19,7 +19,7 @@ import (
 func (e *Env) algebraCmd() *cobra.Command {
 	var sizes []int
 	var queries int
-	var dir string
+	var dir, profile string
 	cmd := &cobra.Command{
 		Use:   "algebra",
 		Short: "probe / reason / related latency on synthetic stores of several sizes (no model)",
@@ -39,13 +39,14 @@ the entity's facts, not the store's: the people's columns grow with the
 store because each person's facts do.
 
 --dir keeps the stores (algebra-N.db) and reuses them on the next run, so
-two builds can be compared without importing twice.`,
+two builds can be compared without importing twice. --cpuprofile PREFIX
+writes a CPU profile of each size's calls to PREFIX-algebra-N.pprof.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := e.Stdout
 			fmt.Fprintf(w, "%-8s %-12s %-12s %-12s %-12s %-12s %-12s\n", "facts", "first", "probe p50", "rare p50", "reason p50", "related p50", "probe p99")
 			for _, n := range sizes {
-				if err := benchAlgebra(cmd.Context(), w, e.Stderr, n, queries, dir, e.Quiet); err != nil {
+				if err := benchAlgebra(cmd.Context(), w, e.Stderr, n, queries, dir, profile, e.Quiet); err != nil {
 					return err
 				}
 			}
@@ -54,6 +55,7 @@ two builds can be compared without importing twice.`,
 	}
 	cmd.Flags().IntSliceVar(&sizes, "facts", []int{1_000, 10_000, 100_000}, "store sizes")
 	cmd.Flags().IntVar(&queries, "queries", 100, "calls of each kind per size")
+	cmd.Flags().StringVar(&profile, "cpuprofile", "", "write CPU profiles of the calls to files starting with this prefix")
 	cmd.Flags().StringVar(&dir, "dir", "", "keep the stores in this directory and reuse them (default: a temporary one)")
 	return cmd
 }
@@ -64,7 +66,7 @@ const rareAlgebraFacts = 100
 
 func rareAlgebraName(i int) string { return fmt.Sprintf("Zorvald%03d", i) }
 
-func benchAlgebra(ctx context.Context, w, progress io.Writer, n, queries int, dir string, quiet bool) error {
+func benchAlgebra(ctx context.Context, w, progress io.Writer, n, queries int, dir, profile string, quiet bool) error {
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "holomem-bench-algebra")
 		if err != nil {
@@ -105,6 +107,11 @@ func benchAlgebra(ctx context.Context, w, progress io.Writer, n, queries int, di
 		return err
 	}
 	first := time.Since(t)
+	stop, err := startProfile(profile, fmt.Sprintf("algebra-%d", n))
+	if err != nil {
+		return err
+	}
+	defer stop()
 	var probe, rare, reason, related []time.Duration
 	timed := func(into *[]time.Duration, fn func() error) error {
 		t := time.Now()
