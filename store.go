@@ -449,9 +449,10 @@ type TermStatser interface {
 type WordFinder interface {
 	// FactIDsWithWords returns, in id order, the ids of the namespace's
 	// facts that are not superseded, have an id below beforeID (0: no
-	// bound) and hold every one of words (tokens of package text) in their
-	// content or tags. No words returns no ids.
-	FactIDsWithWords(ctx context.Context, namespace string, words []string, beforeID int64) ([]int64, error)
+	// bound) and hold in their content or tags every one of words (tokens
+	// of package text) and, for each of prefixes, a word starting with it
+	// (a Cyrillic name's stem, see text.EntityKey). Neither returns no ids.
+	FactIDsWithWords(ctx context.Context, namespace string, words, prefixes []string, beforeID int64) ([]int64, error)
 }
 
 type readsForWriteKey struct{}

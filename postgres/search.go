@@ -383,19 +383,25 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, 
 
 // FactIDsWithWords returns, in id order, the ids of the namespace's live
 // facts below beforeID (0: no bound) whose tsvector holds every one of
-// words (see [holomem.WordFinder]).
-func (s *Store) FactIDsWithWords(ctx context.Context, namespace string, words []string, beforeID int64) ([]int64, error) {
+// words and a lexeme starting with each of prefixes (see
+// [holomem.WordFinder]).
+func (s *Store) FactIDsWithWords(ctx context.Context, namespace string, words, prefixes []string, beforeID int64) ([]int64, error) {
 	namespace = defaultNamespace(namespace)
 	var q strings.Builder
-	for _, w := range words {
-		lex := lexeme(strings.TrimSpace(w))
-		if lex == "" {
-			continue
+	for i, list := range [][]string{words, prefixes} {
+		for _, w := range list {
+			lex := lexeme(strings.TrimSpace(w))
+			if lex == "" {
+				continue
+			}
+			if q.Len() > 0 {
+				q.WriteString(" & ")
+			}
+			writeLexeme(&q, lex)
+			if i == 1 {
+				q.WriteString(":*")
+			}
 		}
-		if q.Len() > 0 {
-			q.WriteString(" & ")
-		}
-		writeLexeme(&q, lex)
 	}
 	if q.Len() == 0 {
 		return nil, nil

@@ -140,8 +140,8 @@ func (m *Memory) entityCandidates(ctx context.Context, namespace, name string) (
 	if len(canon) > 0 {
 		before = canon[0]
 	}
-	if words := text.Tokens(key); len(words) > 0 {
-		ids, err := m.store.(holomem.WordFinder).FactIDsWithWords(ctx, namespace, words, before)
+	if words, prefixes := keyWords(key); len(words)+len(prefixes) > 0 {
+		ids, err := m.store.(holomem.WordFinder).FactIDsWithWords(ctx, namespace, words, prefixes, before)
 		if err != nil {
 			return candidates{}, err
 		}
@@ -149,6 +149,29 @@ func (m *Memory) entityCandidates(ctx context.Context, namespace, name string) (
 	}
 	out.ids = unionSorted(lists)
 	return out, nil
+}
+
+// keyWords splits an entity key into the words a text naming it holds:
+// ASCII words as they are, the others (Cyrillic words, which the key holds
+// as name stems, see text.EntityKey) as prefixes.
+func keyWords(key string) (words, prefixes []string) {
+	for _, w := range text.Tokens(key) {
+		if isASCII(w) {
+			words = append(words, w)
+		} else {
+			prefixes = append(prefixes, w)
+		}
+	}
+	return words, prefixes
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // aliasesOf returns the alias keys that resolve to key, sorted.
@@ -294,7 +317,13 @@ func (m *Memory) related(ctx context.Context, namespace, entity string, limit in
 			}
 		}
 	}
-	conns := hrr.Related(key, items, book, floor, 0)
+	var within func(int64, []string) []int
+	if !scan {
+		if within, err = m.namesWithin(ctx, namespace, ids); err != nil {
+			return nil, fmt.Errorf("related: %w", err)
+		}
+	}
+	conns := hrr.RelatedWithin(key, items, book, floor, 0, within)
 	if len(linkOnly) > 0 {
 		at := make(map[string]int, len(conns))
 		for i, c := range conns {
@@ -369,6 +398,86 @@ func (m *Memory) relatedItems(ctx context.Context, namespace, entity, key string
 		return nil, nil, err
 	}
 	return items, c.members, nil
+}
+
+// namesWithin returns, for hrr.RelatedWithin, which candidate names each
+// of the facts ids can hold in its vector: those whose words, or an
+// alias's words, all occur in the fact's text (a vector holds the entities
+// its text names, aliases resolved). Related then scores a fact against
+// the few names it mentions instead of every name its entity's facts
+// mention (thousands when the entity has thousands of facts). Words are
+// compared as entity keys compare them (Cyrillic words by their name
+// stems). A name without words (none that package text keeps) is tried in
+// every fact.
+func (m *Memory) namesWithin(ctx context.Context, namespace string, ids []int64) (func(int64, []string) []int, error) {
+	facts, err := m.loadFacts(ctx, ids, false, true)
+	if err != nil {
+		return nil, err
+	}
+	content := make(map[int64]string, len(facts))
+	for _, f := range facts {
+		content[f.ID] = f.Content
+	}
+	aliases := map[string][]string{} // canonical key -> alias keys
+	for a, canon := range m.aliasMap(ctx, namespace) {
+		aliases[canon] = append(aliases[canon], a)
+	}
+	type wordSet struct {
+		name  int
+		words []string
+	}
+	var byFirst map[string][]wordSet // first word -> the word sets starting with it
+	var always []int
+	var seen []int64 // seen[j] == stamp: j already chosen for this fact
+	var stamp int64
+	return func(id int64, names []string) []int {
+		if byFirst == nil {
+			byFirst = map[string][]wordSet{}
+			seen = make([]int64, len(names))
+			for j, n := range names {
+				forms := append([]string{n}, aliases[n]...)
+				for _, f := range forms {
+					w := text.Tokens(f)
+					if len(w) == 0 {
+						always = append(always, j)
+						break
+					}
+					byFirst[w[0]] = append(byFirst[w[0]], wordSet{j, w})
+				}
+			}
+			slices.Sort(always)
+			always = slices.Compact(always)
+		}
+		stamp++
+		has := map[string]bool{}
+		for _, w := range text.Tokens(content[id]) {
+			has[w] = true
+			has[text.EntityKey(w)] = true // a Cyrillic word's name stem
+		}
+		out := slices.Clone(always)
+		for _, j := range always {
+			seen[j] = stamp
+		}
+		for w := range has {
+			for _, ws := range byFirst[w] {
+				if seen[ws.name] == stamp {
+					continue
+				}
+				ok := true
+				for _, x := range ws.words[1:] {
+					if !has[x] {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					seen[ws.name] = stamp
+					out = append(out, ws.name)
+				}
+			}
+		}
+		return out
+	}, nil
 }
 
 // algebraKeys resolves entity names (aliases included) to probe keys.

@@ -226,7 +226,7 @@ func TestAlgebra_postingsMatchScan(t *testing.T) {
 			m, s := newAlgebraMemory(t)
 			algebraStore(t, m, n, uint64(n))
 			names := algebraNames(t, s, holomem.DefaultNamespace,
-				"Wobblyx", "Quintessa", "Previously", "Wow", "Bob", "Robert Smith", "frobnicator", "Nobodyknowsme")
+				"Wobblyx", "Quintessa", "Previously", "Wow", "Bob", "Robert Smith", "frobnicator", "Nobodyknowsme", "Команда", "Москва", "России")
 			compared, nonEmpty := compareAlgebra(t, m, m, holomem.DefaultNamespace, names)
 			if n <= 2000 {
 				// Vectors read by id: the namespace is never loaded.

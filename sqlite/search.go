@@ -549,14 +549,22 @@ func sqliteVarint(b []byte) (uint64, bool) {
 const qWordFacts = "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid < ? ORDER BY rowid"
 
 // FactIDsWithWords returns, in id order, the ids of the namespace's live
-// facts below beforeID (0: no bound) that hold every one of words in
-// their content or tags (see [holomem.WordFinder]).
-func (s *Store) FactIDsWithWords(ctx context.Context, namespace string, words []string, beforeID int64) ([]int64, error) {
+// facts below beforeID (0: no bound) that hold every one of words, and a
+// word starting with each of prefixes, in their content or tags (see
+// [holomem.WordFinder]).
+func (s *Store) FactIDsWithWords(ctx context.Context, namespace string, words, prefixes []string, beforeID int64) ([]int64, error) {
 	namespace = defaultNamespace(namespace)
 	var terms []string
-	for _, w := range words {
-		if w = strings.TrimSpace(w); w != "" {
-			terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
+	for i, list := range [][]string{words, prefixes} {
+		for _, w := range list {
+			if w = strings.TrimSpace(w); w == "" {
+				continue
+			}
+			t := `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+			if i == 1 {
+				t += "*"
+			}
+			terms = append(terms, t)
 		}
 	}
 	if len(terms) == 0 {

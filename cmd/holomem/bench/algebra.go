@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/cputime"
 	"github.com/holomem/holomem/internal/synth"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
@@ -33,6 +34,9 @@ times, in one warm process:
   reason    reason(person, service)
   related   related(person)
 
+Each column gives the p50 wall time and, in brackets, the mean process CPU
+time per call, which a busy machine moves much less.
+
 Each probe, reason and related scores the facts its entities' postings
 name (links, and mentions the full-text index lists), so its cost follows
 the entity's facts, not the store's: the people's columns grow with the
@@ -44,7 +48,7 @@ writes a CPU profile of each size's calls to PREFIX-algebra-N.pprof.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := e.Stdout
-			fmt.Fprintf(w, "%-8s %-12s %-12s %-12s %-12s %-12s %-12s\n", "facts", "first", "probe p50", "rare p50", "reason p50", "related p50", "probe p99")
+			fmt.Fprintf(w, "%-8s %-11s %-22s %-22s %-22s %-22s\n", "facts", "first", "probe p50 (CPU)", "rare p50 (CPU)", "reason p50 (CPU)", "related p50 (CPU)")
 			for _, n := range sizes {
 				if err := benchAlgebra(cmd.Context(), w, e.Stderr, n, queries, dir, profile, e.Quiet); err != nil {
 					return err
@@ -113,13 +117,20 @@ func benchAlgebra(ctx context.Context, w, progress io.Writer, n, queries int, di
 	}
 	defer stop()
 	var probe, rare, reason, related []time.Duration
+	cpu := map[*[]time.Duration]time.Duration{}
 	timed := func(into *[]time.Duration, fn func() error) error {
-		t := time.Now()
+		t, c := time.Now(), cputime.Process()
 		if err := fn(); err != nil {
 			return err
 		}
 		*into = append(*into, time.Since(t))
+		cpu[into] += cputime.Process() - c
 		return nil
+	}
+	col := func(s *[]time.Duration) string {
+		mean := cpu[s] / time.Duration(max(1, len(*s)))
+		p50, _ := percentiles(*s)
+		return ms(p50) + " (" + ms(mean) + ")"
 	}
 	for i := range queries {
 		p, sv := people[i%len(people)], services[(i/len(people)+i)%len(services)]
@@ -137,10 +148,6 @@ func benchAlgebra(ctx context.Context, w, progress io.Writer, n, queries int, di
 			return err
 		}
 	}
-	p50, p99 := percentiles(probe)
-	r50, _ := percentiles(rare)
-	q50, _ := percentiles(reason)
-	l50, _ := percentiles(related)
-	fmt.Fprintf(w, "%-8d %-12s %-12s %-12s %-12s %-12s %-12s\n", n, ms(first), ms(p50), ms(r50), ms(q50), ms(l50), ms(p99))
+	fmt.Fprintf(w, "%-8d %-11s %-22s %-22s %-22s %-22s\n", n, ms(first), col(&probe), col(&rare), col(&reason), col(&related))
 	return nil
 }
