@@ -19,6 +19,7 @@ type hrrCache struct {
 
 	mu     sync.RWMutex
 	spaces map[string]*hrrSpace
+	byID   map[string]int // vectors each read by id, per namespace not loaded
 }
 
 type hrrSpace struct {
@@ -34,11 +35,16 @@ func newHRRCache(store holomem.VectorStore) *hrrCache {
 }
 
 // hrrByIDMax is the most candidates each reads from the store by id while
-// their namespace is not loaded. A one-shot process (the CLI's probe, the
-// prompt hook) then reads the few vectors it scores, not every vector of
-// the namespace (a gigabyte at a million facts); more candidates than this
-// load the namespace, which later calls reuse.
-const hrrByIDMax = 2048
+// their namespace is not loaded, and hrrByIDBudget the most it reads that
+// way per namespace before loading it. A one-shot process (the CLI's
+// probe) then reads the few vectors it scores, not every vector of the
+// namespace (a gigabyte at a million facts), while a process that keeps
+// asking loads them once and scores from memory: reading 450 vectors by
+// id cost more CPU than scoring 10,000 in memory.
+const (
+	hrrByIDMax    = 2048
+	hrrByIDBudget = 4 * hrrByIDMax
+)
 
 // space returns the namespace's vectors, loading them first if needed.
 func (c *hrrCache) space(ctx context.Context, ns string) (*hrrSpace, error) {
@@ -88,10 +94,16 @@ func (c *hrrCache) scan(ctx context.Context, ns string, fn func(id int64, v []by
 // none), loading the namespace first if needed: the algebra scores its
 // candidates this way. fn runs under the read lock and must not keep v.
 func (c *hrrCache) each(ctx context.Context, ns string, ids []int64, fn func(id int64, v []byte) error) error {
-	c.mu.RLock()
-	loaded := c.spaces[ns] != nil
-	c.mu.RUnlock()
-	if !loaded && c.facts != nil && len(ids) <= hrrByIDMax {
+	c.mu.Lock()
+	byID := c.spaces[ns] == nil && c.facts != nil && len(ids) <= hrrByIDMax && c.byID[ns]+len(ids) <= hrrByIDBudget
+	if byID {
+		if c.byID == nil {
+			c.byID = map[string]int{}
+		}
+		c.byID[ns] += len(ids)
+	}
+	c.mu.Unlock()
+	if byID {
 		return c.eachStored(ctx, ns, ids, fn)
 	}
 	sp, err := c.space(ctx, ns)
@@ -190,5 +202,6 @@ func (c *hrrCache) drop(ns string, id int64) {
 func (c *hrrCache) reset() {
 	c.mu.Lock()
 	c.spaces = map[string]*hrrSpace{}
+	c.byID = nil
 	c.mu.Unlock()
 }
