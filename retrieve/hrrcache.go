@@ -43,7 +43,7 @@ func newHRRCache(store holomem.VectorStore) *hrrCache {
 // id cost more CPU than scoring 10,000 in memory.
 const (
 	hrrByIDMax    = 2048
-	hrrByIDBudget = 4 * hrrByIDMax
+	hrrByIDBudget = hrrByIDMax
 )
 
 // space returns the namespace's vectors, loading them first if needed.
