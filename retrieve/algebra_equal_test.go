@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/pgtest"
 	"github.com/holomem/holomem/internal/synth"
+	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/sqlite"
 )
 
@@ -241,6 +243,24 @@ func TestAlgebra_postingsMatchScan(t *testing.T) {
 			}
 			t.Logf("%d facts: %d answers compared, %d not empty", n, compared, nonEmpty)
 		})
+	}
+}
+
+// The same on PostgreSQL, whose links and full-text index are its own.
+func TestAlgebra_postingsMatchScanPostgres(t *testing.T) {
+	s, err := postgres.Open(t.Context(), pgtest.Addr(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	m := memoryOver(t, s)
+	algebraStore(t, m, 1500, 1500)
+	names := algebraNames(t, s, holomem.DefaultNamespace,
+		"Wobblyx", "Quintessa", "Previously", "Wow", "Bob", "Robert Smith", "frobnicator", "Nobodyknowsme", "Команда", "Москва", "России")
+	compared, nonEmpty := compareAlgebra(t, m, m, holomem.DefaultNamespace, names)
+	compareAlgebra(t, m, memoryOver(t, s), holomem.DefaultNamespace, names)
+	if nonEmpty < compared/2 {
+		t.Fatalf("only %d of %d answers hold anything", nonEmpty, compared)
 	}
 }
 
