@@ -28,7 +28,9 @@ func (e *Env) algebraCmd() *cobra.Command {
 (bulk import), adds 100 facts naming rare entities (one fact each), then
 times, in one warm process:
 
-  first     the first probe, which loads the namespace's holographic vectors
+  first     a fresh process's first probe(person): its candidates' vectors
+            are read by id when there are at most 2048 of them (a person's
+            at 10k facts), else every vector of the namespace is loaded
   probe     probe(person): each of the 20 people opens about 4.5% of the facts
   rare      probe(rare name): an entity with one fact
   reason    reason(person, service)
