@@ -448,6 +448,21 @@ type TermStatser interface {
 	TermStats(ctx context.Context, terms []string) (docs int64, df []int64, err error)
 }
 
+// WordFinder is an optional [SearchStore] extension: the facts whose
+// text holds words, unranked. Probe, reason and related take the facts
+// that name an entity in their text but are not linked to it (a name that
+// opened a sentence before the store knew the entity: the fact's
+// holographic vector holds it, its links do not) from here, so their
+// candidates come from postings instead of a scan of every vector.
+type WordFinder interface {
+	// FactIDsWithWords returns, in id order, the ids of the namespace's
+	// facts that are not superseded, have an id below beforeID (0: no
+	// bound) and hold in their content or tags every one of words (tokens
+	// of package text) and, for each of prefixes, a word starting with it
+	// (a Cyrillic name's stem, see text.EntityKey). Neither returns no ids.
+	FactIDsWithWords(ctx context.Context, namespace string, words, prefixes []string, beforeID int64) ([]int64, error)
+}
+
 type readsForWriteKey struct{}
 
 // ReadsForWrite marks ctx for the reads that decide a write the caller

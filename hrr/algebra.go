@@ -122,6 +122,18 @@ func Reason(keys []*Key, facts []Item, floor float64, limit int) []Scored {
 // terms into each phase and returns noise.) Cost: one score per fact plus
 // one per (member fact, candidate).
 func Related(entity string, facts []Item, candidates []string, floor float64, limit int) []Connection {
+	return RelatedWithin(entity, facts, candidates, floor, limit, nil)
+}
+
+// RelatedWithin is [Related] with each member fact cleaned up against only
+// the candidates within returns for it: indexes into names, the candidates
+// as Related uses them (lower-cased, deduplicated, sorted, without the
+// probed entity). A nil within tries every candidate in every fact. The
+// caller knows which names a fact's text holds; a name it does not hold
+// can only be detected by chance, and skipping it spares one score per
+// (member fact, candidate), which is most of Related's cost when the
+// probed entity has thousands of facts and they name thousands of others.
+func RelatedWithin(entity string, facts []Item, candidates []string, floor float64, limit int, within func(id int64, names []string) []int) []Connection {
 	entity = strings.ToLower(entity)
 	members := Probe(ProbeKey(entity), facts, floor, 0)
 	if len(members) == 0 {
@@ -146,13 +158,21 @@ func Related(entity string, facts []Item, candidates []string, floor float64, li
 	conns := make([]Connection, len(names))
 	var u [EncodedLen]byte
 	u[0] = EncodingVersion
+	all := make([]int, len(book))
+	for j := range all {
+		all[j] = j
+	}
 	for _, m := range members {
 		c := byID[m.ID]
 		for i := range Dim {
 			u[1+i] = c[1+i] - role[i] // unbind ROLE_ENTITY, mod 256
 		}
-		for j, k := range book {
-			if s := k.Score(u[:]); s >= floor {
+		try := all
+		if within != nil {
+			try = within(m.ID, names)
+		}
+		for _, j := range try {
+			if s := book[j].Score(u[:]); s >= floor {
 				conns[j].Facts++
 				conns[j].Score += min(s, m.Score)
 			}

@@ -95,7 +95,10 @@ func (s *Store) Analyze(ctx context.Context) error {
 // concurrently). They never reach callers; the count shows contention.
 func (s *Store) Retries() int64 { return s.retries.Load() }
 
-var _ holomem.Store = (*Store)(nil)
+var (
+	_ holomem.Store      = (*Store)(nil)
+	_ holomem.WordFinder = (*Store)(nil)
+)
 
 // Option configures [Open].
 type Option func(*options)

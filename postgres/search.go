@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -378,4 +379,48 @@ func (s *Store) TermStats(ctx context.Context, terms []string) (int64, []int64, 
 	}
 	s.mu.Unlock()
 	return docs, df, nil
+}
+
+// FactIDsWithWords returns, in id order, the ids of the namespace's live
+// facts below beforeID (0: no bound) whose tsvector holds every one of
+// words and a lexeme starting with each of prefixes (see
+// [holomem.WordFinder]).
+func (s *Store) FactIDsWithWords(ctx context.Context, namespace string, words, prefixes []string, beforeID int64) ([]int64, error) {
+	namespace = defaultNamespace(namespace)
+	var q strings.Builder
+	for i, list := range [][]string{words, prefixes} {
+		for _, w := range list {
+			lex := lexeme(strings.TrimSpace(w))
+			if lex == "" {
+				continue
+			}
+			if q.Len() > 0 {
+				q.WriteString(" & ")
+			}
+			writeLexeme(&q, lex)
+			if i == 1 {
+				q.WriteString(":*")
+			}
+		}
+	}
+	if q.Len() == 0 {
+		return nil, nil
+	}
+	if beforeID <= 0 {
+		beforeID = math.MaxInt64
+	}
+	var ids []int64
+	err := s.readOne(ctx, func(tx querier) error {
+		rows, err := tx.Query(ctx, `SELECT id FROM fact_search WHERE fts @@ $1::tsquery AND namespace = $2 AND live AND id < $3 ORDER BY id`,
+			q.String(), namespace, beforeID)
+		if err != nil {
+			return err
+		}
+		ids, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("facts with words: %w", err)
+	}
+	return ids, nil
 }

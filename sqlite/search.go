@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -540,4 +541,56 @@ func sqliteVarint(b []byte) (uint64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// qWordFacts lists the live facts of a namespace holding every word of a
+// scopedMatch expression below an id, unranked (no bm25(): no walk of
+// every posting list for document frequencies).
+const qWordFacts = "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? AND rowid < ? ORDER BY rowid"
+
+// FactIDsWithWords returns, in id order, the ids of the namespace's live
+// facts below beforeID (0: no bound) that hold every one of words, and a
+// word starting with each of prefixes, in their content or tags (see
+// [holomem.WordFinder]).
+func (s *Store) FactIDsWithWords(ctx context.Context, namespace string, words, prefixes []string, beforeID int64) ([]int64, error) {
+	namespace = defaultNamespace(namespace)
+	var terms []string
+	for i, list := range [][]string{words, prefixes} {
+		for _, w := range list {
+			if w = strings.TrimSpace(w); w == "" {
+				continue
+			}
+			t := `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+			if i == 1 {
+				t += "*"
+			}
+			terms = append(terms, t)
+		}
+	}
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	if beforeID <= 0 {
+		beforeID = math.MaxInt64
+	}
+	var ids []int64
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, qWordFacts, scopedMatch(strings.Join(terms, " AND "), namespace, false), beforeID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("facts with words: %w", err)
+	}
+	return ids, nil
 }

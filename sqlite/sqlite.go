@@ -115,7 +115,10 @@ type Store struct {
 	common commonTerms
 }
 
-var _ holomem.Store = (*Store)(nil)
+var (
+	_ holomem.Store      = (*Store)(nil)
+	_ holomem.WordFinder = (*Store)(nil)
+)
 
 // Option configures [Open].
 type Option func(*options)

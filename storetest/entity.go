@@ -252,3 +252,41 @@ func testTermStats(t *testing.T, s holomem.Store) {
 		t.Errorf("TermStats(nil) = %d, %v, %v", docs, df, err)
 	}
 }
+
+func testFactIDsWithWords(t *testing.T, s holomem.Store) {
+	wf, ok := s.(holomem.WordFinder)
+	if !ok {
+		t.Skip("store has no FactIDsWithWords")
+	}
+	ctx := t.Context()
+	a := create(t, s, fact("Wobbly checked the nginx logs"))
+	b := create(t, s, fact("The team met Wobbly in Москве"))
+	c := create(t, s, &holomem.Fact{Content: "nginx serves the docs", Tags: []string{"wobbly"}})
+	create(t, s, &holomem.Fact{Content: "Wobbly writes in another namespace", Namespace: "other"})
+	old := create(t, s, fact("Wobbly wrote the old runbook"))
+	if err := s.Supersede(ctx, old.ID, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		words, prefixes []string
+		before          int64
+		want            []int64
+	}{
+		{[]string{"wobbly"}, nil, 0, []int64{a.ID, b.ID, c.ID}}, // content or tags; not superseded, not elsewhere
+		{[]string{"wobbly", "nginx"}, nil, 0, []int64{a.ID, c.ID}},
+		{[]string{"wobbly"}, nil, c.ID, []int64{a.ID, b.ID}},
+		{nil, []string{"москв"}, 0, []int64{b.ID}}, // a Cyrillic name stem
+		{[]string{"wobbly"}, []string{"москв"}, b.ID, nil},
+		{[]string{"absent"}, nil, 0, nil},
+		{nil, nil, 0, nil},
+		{[]string{`"quoted" AND x`}, nil, 0, nil}, // no query syntax gets through
+	} {
+		got, err := wf.FactIDsWithWords(ctx, "", tc.words, tc.prefixes, tc.before)
+		if err != nil {
+			t.Fatalf("FactIDsWithWords(%q, %q, %d): %v", tc.words, tc.prefixes, tc.before, err)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("FactIDsWithWords(%q, %q, %d) = %v, want %v", tc.words, tc.prefixes, tc.before, got, tc.want)
+		}
+	}
+}

@@ -51,6 +51,7 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"Entities/RussianCases", testEntitiesRussianCases},
 		{"Entities/RelinkIdempotent", testEntitiesRelink},
 		{"Search/TermStats", testTermStats},
+		{"Search/FactIDsWithWords", testFactIDsWithWords},
 		{"Embeddings", testEmbeddings},
 		{"Embeddings/Errors", testEmbeddingsErrors},
 		{"ScanHRR", testScanHRR},

@@ -47,12 +47,20 @@ func TestRunSmall(t *testing.T) {
 	if rep.Samples != len(queries) || rep.RecallHits == 0 || rep.PlainHits == 0 {
 		t.Fatalf("report %+v", rep)
 	}
+	// The baseline asks recall's question (any word), so it finds at
+	// least what the every-word query finds, and on Zipf text far more.
+	if rep.PlainHits <= rep.AllHits {
+		t.Errorf("any-word baseline %d hits, every-word query %d: want more", rep.PlainHits, rep.AllHits)
+	}
+	if rep.PlainHits < rep.RecallHits/2 {
+		t.Errorf("any-word baseline %d hits against recall's %d", rep.PlainHits, rep.RecallHits)
+	}
 	if rep.Stages.Calls != len(queries) || rep.Stages.Get(retrieve.StageFTS) <= 0 {
 		t.Fatalf("stages not traced: %+v", rep.Stages)
 	}
 	var b bytes.Buffer
 	rep.Print(&b)
-	for _, want := range []string{"plain FTS5", "ratio", "fts", "touch"} {
+	for _, want := range []string{"plain FTS5 BM25, any word (OR)", "every word (AND)*", "ratio recall / plain any word", "fts", "touch"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}

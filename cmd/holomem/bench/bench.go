@@ -39,6 +39,7 @@ var scenarios = []func(*Env) *cobra.Command{
 	(*Env).keywordCmd,
 	(*Env).serveCmd,
 	(*Env).loadCmd,
+	(*Env).algebraCmd,
 }
 
 // Command returns `holomem bench` with every scenario as a subcommand.
