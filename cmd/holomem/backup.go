@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"github.com/holomem/holomem/hrr"
 	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/postgres"
+	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
 )
 
@@ -144,27 +146,43 @@ type verifyReport struct {
 	Schema   int      `json:"schema_version"`
 	Facts    int      `json:"facts"`
 	Edges    int      `json:"edges"`
+	Hashes   int      `json:"hashes_checked"`
 	HRR      int      `json:"hrr_checked"`
+	Derived  int      `json:"hrr_rederived,omitempty"`
 	Vectors  int      `json:"vectors_checked"`
 	Graphs   int      `json:"graphs_checked"`
 	Problems []string `json:"problems,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
 }
 
 func (a *app) verifyCmd() *cobra.Command {
-	var clearWAL bool
+	var clearWAL, deep bool
 	cmd := &cobra.Command{
 		Use:   "verify [FILE]",
-		Short: "Check a database or backup file: pages, indexes, full-text index, vectors, edges",
-		Long: `Checks FILE (default: --db): SQLite's integrity_check and foreign keys (every
-edge's endpoints exist), the full-text index's integrity check, and that every
-A write-ahead log found cut inside a frame when the file was last opened (a
-truncated copy, a torn write: the transactions after its last whole commit
-are gone) is reported until --clear-wal-notice. Checks that every
-fact's HRR vector and embedding decode (right size, finite numbers), and that
-each stored HNSW graph decodes as a load would read it (meta, counts, links,
-levels; a damaged one is rebuilt by "holomem graph build"). Exit 0
-when all hold, 1 with the list of problems otherwise. Opening an older file
-upgrades its schema.`,
+		Short: "Check a database or backup file, read-only: pages, indexes, full-text index, content hashes, vectors, edges",
+		Long: `Checks FILE (default: --db) without writing to it: the file is opened
+read-only, never upgraded, converted or rolled back. Reports:
+
+  - a hot journal beside FILE (FILE-journal): a copy or backup killed while
+    writing; verify leaves it alone (opening the file with holomem would
+    roll it back and lose what the copy held);
+  - an empty file, or one that is not a holomem database;
+  - an older schema (restore, or opening it with holomem, upgrades it);
+  - a write-ahead log cut inside a frame, shorter than its index records
+    as committed, or deleted while its index still counted commits, and a
+    cut the store recorded when it was last opened (until
+    --clear-wal-notice);
+  - SQLite's integrity_check (pages, every index against its table, the
+    full-text index's structure) and foreign keys (every edge's endpoints
+    exist);
+  - every fact's content against its stored content hash;
+  - every HRR vector and embedding decodes (right size, finite numbers),
+    and each stored HNSW graph decodes as a load would read it (a damaged
+    one is rebuilt by "holomem graph build").
+
+--deep also re-derives each fact's HRR vector from its content and
+compares it with the stored one (about a second per 20,000 facts).
+Exit 0 when all hold, 1 with the list of problems otherwise.`,
 		GroupID: "admin", Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := sqlitePath(a.dbPath)
@@ -182,7 +200,7 @@ upgrades its schema.`,
 					return err
 				}
 			}
-			rep := verifyFile(cmd.Context(), file)
+			rep := verifyFileOpts(cmd.Context(), file, deep)
 			if err := a.out(rep, func(w io.Writer) { printVerify(w, rep) }); err != nil {
 				return err
 			}
@@ -192,7 +210,8 @@ upgrades its schema.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&clearWAL, "clear-wal-notice", false, "forget a recorded cut write-ahead log (after comparing with the last backup), then verify")
+	cmd.Flags().BoolVar(&clearWAL, "clear-wal-notice", false, "forget a recorded cut write-ahead log (after comparing with the last backup), then verify (this writes to FILE)")
+	cmd.Flags().BoolVar(&deep, "deep", false, "also re-derive every fact's HRR vector from its content and compare")
 	return cmd
 }
 
@@ -205,30 +224,135 @@ func clearWALNotice(ctx context.Context, file string) error {
 	return s.ClearWALNotice(ctx)
 }
 
-// verifyFile opens file and checks everything it holds; it never fails,
-// it reports.
+// verifyFile checks file read-only (see verifyFileOpts) without the deep
+// checks.
 func verifyFile(ctx context.Context, file string) *verifyReport {
+	return verifyFileOpts(ctx, file, false)
+}
+
+// hotJournal reports whether a rollback journal beside file would be
+// rolled back by the next opening: it exists, is not empty and its header
+// is not zeroed (a committed journal in PERSIST mode is zeroed).
+func hotJournal(file string) (bool, int64) {
+	f, err := os.Open(file + "-journal")
+	if err != nil {
+		return false, 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return false, 0
+	}
+	hdr := make([]byte, 8)
+	n, _ := io.ReadFull(f, hdr)
+	for _, b := range hdr[:n] {
+		if b != 0 {
+			return true, fi.Size()
+		}
+	}
+	return false, 0
+}
+
+// verifyFileOpts opens file read-only and checks everything it holds; it
+// never fails, it reports. It never writes to the file: with no
+// write-ahead log beside it the file is opened immutable (SQLite then
+// ignores a journal, which is reported instead of rolled back).
+func verifyFileOpts(ctx context.Context, file string, deep bool) *verifyReport {
 	rep := &verifyReport{File: file}
 	bad := func(format string, args ...any) { rep.Problems = append(rep.Problems, fmt.Sprintf(format, args...)) }
+	note := func(format string, args ...any) { rep.Notes = append(rep.Notes, fmt.Sprintf(format, args...)) }
 	defer func() { rep.OK = len(rep.Problems) == 0 }()
-	s, err := sqlite.Open(ctx, file)
+	fi, err := os.Stat(file)
+	switch {
+	case err != nil:
+		bad("cannot open: %v", err)
+		return rep
+	case !fi.Mode().IsRegular():
+		bad("%s is not a regular file", file)
+		return rep
+	case fi.Size() == 0:
+		bad("the file is empty (0 bytes): not a database (a copy that never started writing?)")
+		return rep
+	}
+	immutable := true
+	if hot, size := hotJournal(file); hot {
+		bad("a hot journal %s-journal (%d bytes) is beside the file: whatever wrote it (a backup or copy) was stopped mid-write, so the file may be incomplete; verify left it alone (opening the file with holomem would roll the journal back); use another backup, or run the backup again",
+			file, size)
+	} else if wfi, err := os.Stat(file + "-wal"); err == nil && wfi.Size() > 0 {
+		immutable = false // read the log as a reader would
+	}
+	if n, err := sqlite.WALCheck(file); err != nil || n != "" {
+		bad("%s%v; compare the facts with the last backup (holomem restore brings it back)", n, errOrEmpty(err))
+	}
+	s, err := sqlite.OpenForCheck(ctx, file, immutable)
 	if err != nil {
 		bad("cannot open: %v", err)
 		return rep
 	}
 	defer s.Close()
-	if err := s.Check(ctx); err != nil {
-		bad("%v", err)
+	if rep.Schema, err = s.SchemaVersion(ctx); err != nil {
+		bad("read schema version: %v", err)
+		return rep
+	}
+	if pp, err := s.CheckPages(ctx); err != nil || len(pp) > 0 {
+		for _, p := range pp {
+			bad("%s", p)
+		}
+		if err != nil {
+			bad("%v", err)
+		}
+	}
+	switch {
+	case rep.Schema == 0:
+		bad("no holomem schema: an empty SQLite database")
+		return rep
+	case rep.Schema < sqlite.LatestSchema:
+		note("schema %d is older than this holomem's %d: `holomem restore` (or opening the file with holomem) upgrades it; verify leaves it as it is and checks what it can",
+			rep.Schema, sqlite.LatestSchema)
 	}
 	if n, err := s.WALNotice(ctx); err != nil || n != "" {
 		bad("%s%v; compare the facts with the last backup (holomem restore brings it back), then run `holomem verify --clear-wal-notice`", n, errOrEmpty(err))
 	}
+	aliases := map[string]map[string]string{}
+	var each func(sqlite.CheckRow)
+	if deep {
+		each = func(r sqlite.CheckRow) {
+			if r.HRR == nil {
+				return
+			}
+			am, ok := aliases[r.Namespace]
+			if !ok {
+				am, _ = s.EntityAliases(ctx, r.Namespace)
+				aliases[r.Namespace] = am
+			}
+			rep.Derived++
+			if want := retrieve.DeriveHRR(r.Content, am); !bytes.Equal(want, r.HRR) && !bytes.Equal(retrieve.DeriveHRR(r.Content, nil), r.HRR) {
+				bad("fact %d: its HRR vector is not the one its content encodes to (a changed byte on disk)", r.ID)
+			}
+		}
+	}
+	hashBad := 0
+	rep.Hashes, err = s.CheckContentHashes(ctx, func(id int64, err error) {
+		if hashBad++; hashBad <= 20 {
+			bad("fact %d: %v", id, err)
+		}
+	}, each)
+	if err != nil {
+		bad("%v", err)
+	}
+	if hashBad > 20 {
+		bad("%d more facts whose content does not match its hash", hashBad-20)
+	}
 	st, err := s.Stats(ctx, "")
 	if err != nil {
+		if rep.Schema < sqlite.LatestSchema {
+			note("statistics, vector and graph checks skipped on schema %d: %v", rep.Schema, err)
+			return rep
+		}
 		bad("stats: %v", err)
 		return rep
 	}
-	rep.Schema, rep.Facts = st.SchemaVersion, st.Facts
+	rep.Facts = st.Facts
 	for _, n := range st.Edges {
 		rep.Edges += n
 	}
@@ -309,10 +433,17 @@ func printVerify(w io.Writer, r *verifyReport) {
 	if !r.OK {
 		state = "PROBLEMS"
 	}
-	fmt.Fprintf(w, "verify %s: %s (schema %d, %d facts, %d edges, %d HRR and %d embedding vectors, %d HNSW graphs checked)\n",
-		r.File, state, r.Schema, r.Facts, r.Edges, r.HRR, r.Vectors, r.Graphs)
+	deep := ""
+	if r.Derived > 0 {
+		deep = fmt.Sprintf(", %d HRR vectors re-derived", r.Derived)
+	}
+	fmt.Fprintf(w, "verify %s: %s (schema %d, %d facts, %d edges, %d content hashes, %d HRR and %d embedding vectors, %d HNSW graphs checked%s)\n",
+		r.File, state, r.Schema, r.Facts, r.Edges, r.Hashes, r.HRR, r.Vectors, r.Graphs, deep)
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "  problem: %s\n", p)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 }
 
