@@ -703,3 +703,53 @@ func TestPoisonedFactsQuoted(t *testing.T) {
 		}
 	}
 }
+
+// TestServer_StdioAnswersAllBeforeEOF: requests piped in one go and
+// followed at once by the end of input are all answered before the server
+// exits (it stopped at EOF and dropped the answers still running), and a
+// message with an id but no method gets an invalid-request error.
+func TestServer_StdioAnswersAllBeforeEOF(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server process")
+	}
+	cmd := childCommand(t)
+	var input strings.Builder
+	input.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n")
+	input.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	const n = 20
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&input, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"remember","arguments":{"content":"piped fact number %d about the deploy queue"}}}`+"\n", i, i)
+	}
+	input.WriteString(`{"jsonrpc":"2.0","id":"no-method"}` + "\n")
+	cmd.Stdin = strings.NewReader(input.String())
+	done := make(chan struct{})
+	var out []byte
+	var err error
+	go func() { out, err = cmd.Output(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("server did not exit after stdin ended")
+	}
+	if err != nil {
+		t.Fatalf("server: %v", err)
+	}
+	answered := map[any]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("bad line %q: %v", line, err)
+		}
+		answered[m["id"]] = m
+	}
+	for i := 1; i <= n; i++ {
+		m, ok := answered[float64(i)]
+		if !ok || m["result"] == nil || isToolError(m) {
+			t.Errorf("remember %d: answer %v (present %v)", i, m, ok)
+		}
+	}
+	if m := answered["no-method"]; errorCode(m) != -32600 {
+		t.Errorf("id without a method: %v, want -32600", m)
+	}
+}
