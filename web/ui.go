@@ -122,7 +122,7 @@ type page struct {
 func (s *Server) uiRoutes() {
 	m := s.mux
 	static, _ := fs.Sub(uiFiles, "assets")
-	m.Handle("GET /static/", http.StripPrefix("/static/", staticHandler(http.FileServerFS(static))))
+	m.Handle("GET /static/", s.staticFiles(static))
 	m.HandleFunc("GET /login", s.page(s.handleLoginPage))
 	m.HandleFunc("POST /login", s.page(s.handleLogin))
 
@@ -141,16 +141,6 @@ func (s *Server) uiRoutes() {
 	m.HandleFunc("GET /import", s.uiAuth(s.handleImportPage))
 	m.HandleFunc("POST /import", s.uiAuth(s.handleImportForm))
 	m.HandleFunc("GET /import/{job}", s.uiAuth(s.handleJobPage))
-}
-
-// staticHandler serves the embedded assets: they hold nothing private, so
-// browsers may cache them for an hour.
-func staticHandler(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=3600")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		h.ServeHTTP(w, r)
-	})
 }
 
 // pageFunc renders a page or returns an error that uiError renders.
@@ -220,7 +210,7 @@ func (s *Server) csrfToken(w http.ResponseWriter, r *http.Request) string {
 		b := make([]byte, 16)
 		rand.Read(b) //nolint:errcheck // crypto/rand.Read never fails (Go 1.24+)
 		val = hex.EncodeToString(b)
-		http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: val, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: val, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.overTLS(r)})
 		// The form rendered now must match the cookie the browser gets.
 		r.AddCookie(&http.Cookie{Name: csrfCookie, Value: val})
 	}
@@ -371,11 +361,16 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request, p *page) er
 	if s.opts.Token == "" {
 		return seeOther(w, r, "/")
 	}
+	ip := s.clientIP(r)
+	if s.logins.blocked(ip) {
+		return errTooManyAttempts
+	}
 	sum := sha256.Sum256([]byte(s.formValue(r, "token")))
 	if subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) != 1 {
+		s.logins.failed(ip)
 		return errUnauthorized
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: s.ui.session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: s.ui.session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.overTLS(r)})
 	return seeOther(w, r, safeNext(s.formValue(r, "next")))
 }
 
