@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/holomem/holomem/internal/jsontext"
 	"io"
 	"log/slog"
 	"net/http"
@@ -180,6 +181,12 @@ func utf8Bodies(h http.Handler, limit int64) http.Handler {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
 			writeRPCError(w, messageID(bytes.ToValidUTF8(b, nil)), jsonrpc.CodeParseError, "parse error: the body is not valid UTF-8")
+			return
+		}
+		if at, lone := jsontext.LoneSurrogate(b); lone {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			writeRPCError(w, messageID(b), jsonrpc.CodeParseError, fmt.Sprintf("parse error: invalid \\u escape at byte %d: half of a UTF-16 surrogate pair is no character", at))
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(b))

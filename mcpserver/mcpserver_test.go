@@ -375,6 +375,24 @@ func TestServer_HTTP(t *testing.T) {
 		// The session still serves.
 		call[mcpserver.StatusOutput](t, cs, "status", map[string]any{})
 	})
+	t.Run("LoneSurrogate", func(t *testing.T) {
+		// In the session, so only the escape can be what is refused.
+		body := `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"remember","arguments":{"content":"half \ud800 pair"}}}`
+		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", cs.ID())
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 400 || !strings.Contains(string(b), "surrogate") {
+			t.Errorf("lone surrogate over HTTP: %d %s", resp.StatusCode, b)
+		}
+	})
 }
 
 // rawClient drives a stdio server with hand-written JSON-RPC lines.

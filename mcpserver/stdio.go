@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/holomem/holomem/internal/jsontext"
 	"io"
 	"sync"
 	"unicode/utf8"
@@ -78,6 +79,10 @@ func checkMessage(msg []byte) (code int64, text string) {
 	if !utf8.Valid(msg) {
 		// encoding/json would store U+FFFD in place of the bad bytes.
 		return jsonrpc.CodeParseError, "parse error: the line is not valid UTF-8"
+	}
+	if at, lone := jsontext.LoneSurrogate(msg); lone {
+		// encoding/json would store U+FFFD for it too.
+		return jsonrpc.CodeParseError, fmt.Sprintf("parse error: invalid \\u escape at byte %d: half of a UTF-16 surrogate pair is no character", at)
 	}
 	if !json.Valid(msg) {
 		return jsonrpc.CodeParseError, "parse error: the line is not valid JSON"

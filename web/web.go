@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/holomem/holomem/internal/jsontext"
 	"io"
 	"log/slog"
 	"net"
@@ -413,6 +414,10 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error
 	// stored fact would differ from what the client sent.
 	if !utf8.Valid(b) {
 		return fmt.Errorf("%w: the body is not valid UTF-8", errBadRequest)
+	}
+	// It does the same to half a UTF-16 surrogate pair ("\ud800").
+	if at, lone := jsontext.LoneSurrogate(b); lone {
+		return fmt.Errorf("%w: invalid \\u escape at byte %d: half of a UTF-16 surrogate pair is no character", errBadRequest, at)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
