@@ -95,11 +95,12 @@ var uiFuncs = template.FuncMap{
 	"short": func(s string) string {
 		const max = 280
 		if utf8.RuneCountInString(s) <= max {
-			return s
+			return visibleBidi(s)
 		}
 		r := []rune(s)
-		return string(r[:max]) + "…"
+		return visibleBidi(string(r[:max])) + "…"
 	},
+	"vis":  visibleBidi,
 	"join": strings.Join,
 }
 
@@ -387,3 +388,34 @@ func pathFactID(r *http.Request) (int64, error) { return pathID(r) }
 
 // factPath is the page of a fact.
 func factPath(id int64) string { return "/facts/" + strconv.FormatInt(id, 10) }
+
+// visibleBidi shows the bidirectional control characters of stored text
+// as their \uXXXX escapes: shown raw, a right-to-left override makes
+// "RTL \u202egnp.exe\u202c" read as "RTL exe.png". Text in form fields is
+// left as stored, so an edit keeps it.
+func visibleBidi(s string) string {
+	if !strings.ContainsFunc(s, isBidiControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isBidiControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// isBidiControl reports the explicit bidirectional formatting characters:
+// marks, embeddings, overrides and isolates.
+func isBidiControl(r rune) bool {
+	switch {
+	case r == 0x061C, r == 0x200E, r == 0x200F:
+		return true
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
