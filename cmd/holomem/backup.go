@@ -580,15 +580,21 @@ func (a *app) checkNotNewer(ctx context.Context, db, backup string, force bool) 
 		return fmt.Errorf("restore: %w", err)
 	}
 	lt, err := live.LastChange(ctx)
-	if err != nil && !force {
-		return fmt.Errorf("restore: %w", err)
+	if err != nil {
+		if force {
+			return nil // a damaged live file is what restore is for
+		}
+		return fmt.Errorf("restore: the current database cannot be read (%v): it looks damaged; run with --force to replace it (it is kept aside)", err)
 	}
 	if lt.After(bt) && !force {
 		return fmt.Errorf("%w: the current database has changes newer than the backup (%s vs %s); run with --force to replace it anyway (it is kept aside)",
 			holomem.ErrConflict, lt.Format(time.RFC3339), bt.Format(time.RFC3339))
 	}
 	if err := live.Checkpoint(ctx); err != nil {
-		return fmt.Errorf("restore: %w", err)
+		if force {
+			return nil
+		}
+		return fmt.Errorf("restore: the current database cannot be checkpointed (%v): it looks damaged; run with --force to replace it (it is kept aside)", err)
 	}
 	return nil
 }
