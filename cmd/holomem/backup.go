@@ -77,7 +77,11 @@ func (a *app) backup(ctx context.Context, dest string) (*backupReport, error) {
 	}
 	t0 := time.Now()
 	if err := s.Backup(ctx, dest); err != nil {
-		return nil, diskFullHint(err)
+		if isDiskFull(err) {
+			// The copy's file system is full, not the database's.
+			return nil, fmt.Errorf("%w: the disk holding %s is full: free space there or give another DEST; the database is unchanged and the partial copy was removed", err, filepath.Dir(dest))
+		}
+		return nil, err
 	}
 	rep := &backupReport{Path: dest, Took: time.Since(t0)}
 	if fi, err := os.Stat(dest); err == nil {
