@@ -290,6 +290,13 @@ func verifyFileOpts(ctx context.Context, file string, deep bool) *verifyReport {
 	}
 	if n, err := sqlite.WALCheck(file); err != nil || n != "" {
 		bad("%s%v; compare the facts with the last backup (holomem restore brings it back)", n, errOrEmpty(err))
+		if !immutable {
+			// Reading the log would rebuild its index (-shm), the
+			// evidence of what was committed, which the next open
+			// records for doctor: check the file without the log.
+			immutable = true
+			note("the checks below read the database file without its damaged write-ahead log")
+		}
 	}
 	s, err := sqlite.OpenForCheck(ctx, file, immutable)
 	if err != nil {

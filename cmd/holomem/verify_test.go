@@ -203,6 +203,28 @@ func TestCLI_VerifyReportsDeletedWAL(t *testing.T) {
 		}
 		sameSums(t, "deleted log", before, fileSums(t, dead))
 	}
+	// A log cut short (its index says more frames were committed): verify
+	// reports it and leaves the index, the evidence, as it was.
+	cut := filepath.Join(t.TempDir(), "w.db")
+	for _, sfx := range []string{"", "-shm", "-wal"} {
+		raw, err := os.ReadFile(live + sfx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sfx == "-wal" {
+			pg := os.Getpagesize()
+			raw = raw[:len(raw)-len(raw)%pg-pg]
+		}
+		if err := os.WriteFile(cut+sfx, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := fileSums(t, cut)
+	if out, _, code := newCLI(t).run("", "verify", cut); code == 0 || !strings.Contains(out, "was cut") {
+		t.Errorf("verify of a cut log: exit %d\n%s", code, out)
+	}
+	sameSums(t, "cut log", before, fileSums(t, cut))
+
 	// The next real open records it, so doctor and later verifies say so.
 	s2, err := sqlite.Open(ctx, dead)
 	if err != nil {
