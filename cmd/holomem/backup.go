@@ -285,8 +285,10 @@ func verifyFileOpts(ctx context.Context, file string, deep bool) *verifyReport {
 	if hot, size := hotJournal(file); hot {
 		bad("a hot journal %s-journal (%d bytes) is beside the file: whatever wrote it (a backup or copy) was stopped mid-write, so the file may be incomplete; verify left it alone (opening the file with holomem would roll the journal back); use another backup, or run the backup again",
 			file, size)
-	} else if wfi, err := os.Stat(file + "-wal"); err == nil && wfi.Size() > 0 {
-		immutable = false // read the log as a reader would
+	} else if _, err := os.Stat(file + "-wal"); err == nil {
+		// Read the log as a reader would: a live store (serve) keeps one,
+		// empty right after a checkpoint, and writes on meanwhile.
+		immutable = false
 	}
 	if n, err := sqlite.WALCheck(file); err != nil || n != "" {
 		bad("%s%v; compare the facts with the last backup (holomem restore brings it back)", n, errOrEmpty(err))
