@@ -133,3 +133,22 @@ func copyCtx(ctx context.Context, h hash.Hash, r io.Reader) (int64, error) {
 		}
 	}
 }
+
+// New anchors a fact to the file rel names under root (a clean relative
+// path, as stored): it must be a regular file inside root, reached
+// without leaving it through a symlink, of at most [MaxSize] bytes; its
+// hash is recorded so a later change shows. Every door that takes an
+// anchor (the CLI's add --anchor, the HTTP API) makes it here.
+func New(ctx context.Context, root, rel string) (*holomem.Anchor, error) {
+	if root == "" {
+		return nil, ErrNoRoot
+	}
+	sum, err := Hash(ctx, root, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: anchor %s: no such file under %s", holomem.ErrInvalid, rel, root)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &holomem.Anchor{Path: rel, Hash: sum}, nil
+}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/holomem/holomem/internal/safefile"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -159,8 +159,16 @@ func (c Config) Validate() error {
 // ReadConfig reads dir/config.json and, when present,
 // dir/1_Pooling/config.json and dir/sentence_bert_config.json, and validates
 // the result. Unsupported architectures give a wrapped holomem.ErrInvalid.
+// MaxConfigBytes bounds a model's JSON configuration files, and
+// MaxWeightsBytes its model.safetensors: model files are read only when
+// they are regular files within these sizes (see package safefile).
+const (
+	MaxConfigBytes  = 1 << 20
+	MaxWeightsBytes = 16 << 30
+)
+
 func ReadConfig(dir string) (Config, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	data, err := safefile.ReadFile(filepath.Join(dir, "config.json"), MaxConfigBytes)
 	if err != nil {
 		return Config{}, fmt.Errorf("read config: %w", err)
 	}
@@ -168,7 +176,7 @@ func ReadConfig(dir string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("read config: %w", err)
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, "1_Pooling", "config.json")); err == nil {
+	if data, err := safefile.ReadFile(filepath.Join(dir, "1_Pooling", "config.json"), MaxConfigBytes); err == nil {
 		p, err := parsePooling(data)
 		if err != nil {
 			return Config{}, fmt.Errorf("read pooling config: %w", err)
@@ -177,7 +185,7 @@ func ReadConfig(dir string) (Config, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return Config{}, fmt.Errorf("read pooling config: %w", err)
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, "sentence_bert_config.json")); err == nil {
+	if data, err := safefile.ReadFile(filepath.Join(dir, "sentence_bert_config.json"), MaxConfigBytes); err == nil {
 		var sb struct {
 			MaxSeqLength int `json:"max_seq_length"`
 		}

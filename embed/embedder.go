@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/holomem/holomem/internal/safefile"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -159,12 +159,12 @@ func Open(dir string, opts *Options) (*Embedder, error) {
 // header on the way.
 func revision(dir string) (string, error) {
 	h := sha256.New()
-	cfgData, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	cfgData, err := safefile.ReadFile(filepath.Join(dir, "config.json"), MaxConfigBytes)
 	if err != nil {
 		return "", err
 	}
 	h.Write(cfgData)
-	f, err := os.Open(filepath.Join(dir, "model.safetensors"))
+	f, err := safefile.Open(filepath.Join(dir, "model.safetensors"), MaxWeightsBytes)
 	if err != nil {
 		return "", err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/holomem/holomem/internal/safefile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,7 +61,7 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // loadModel opens dir/model.safetensors and checks every tensor against cfg.
 func loadModel(dir string, cfg Config, k *kernels, threads int) (_ *model, err error) {
 	path := filepath.Join(dir, "model.safetensors")
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, MaxWeightsBytes)
 	if err != nil {
 		return nil, fmt.Errorf("load model: %w", err)
 	}

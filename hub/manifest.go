@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/holomem/holomem/internal/safefile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ func DefaultDir() string {
 
 // readManifest reads the manifest in a model directory.
 func readManifest(modelDir string) (*Manifest, error) {
-	data, err := os.ReadFile(filepath.Join(modelDir, ManifestFile))
+	data, err := safefile.ReadFile(filepath.Join(modelDir, ManifestFile), 1<<20)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/holomem/holomem/internal/jsontext"
 	"io"
 	"log/slog"
 	"net/http"
@@ -132,11 +133,17 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // terminal) keeps it blocked in Read after Serve returns, which is harmless
 // for a process that exits afterwards.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	out := &lockedWriter{w: w}
+	tr := newInflight()
+	out := &lockedWriter{w: w, tr: tr}
 	pr, pw := io.Pipe()
-	go guardLines(r, pw, out, s.opts.MaxLineBytes)
+	go guardLines(r, pw, out, s.opts.MaxLineBytes, tr)
 	t := &mcp.IOTransport{Reader: pr, Writer: nopCloser{out}, MaxLineLength: -1}
+	// A session ended by ctx (or an error) answers nothing more: release
+	// the end of input's wait for answers.
+	stop := context.AfterFunc(ctx, tr.release)
+	defer stop()
 	err := s.srv.Run(ctx, t)
+	tr.release()
 	pr.Close()
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || (ctx.Err() != nil && errors.Is(err, ctx.Err())) {
 		return nil
@@ -176,6 +183,12 @@ func utf8Bodies(h http.Handler, limit int64) http.Handler {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
 			writeRPCError(w, messageID(bytes.ToValidUTF8(b, nil)), jsonrpc.CodeParseError, "parse error: the body is not valid UTF-8")
+			return
+		}
+		if at, lone := jsontext.LoneSurrogate(b); lone {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			writeRPCError(w, messageID(b), jsonrpc.CodeParseError, fmt.Sprintf("parse error: invalid \\u escape at byte %d: half of a UTF-16 surrogate pair is no character", at))
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(b))
@@ -257,12 +270,15 @@ func tool[In, Out any](s *Server, name string, fn func(ctx context.Context, in I
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+	tr *inflight // counts the answers written (nil: none)
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	l.tr.wrote(p[:n])
+	return n, err
 }
 
 type nopCloser struct{ io.Writer }

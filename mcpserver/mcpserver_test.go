@@ -390,6 +390,24 @@ func TestServer_HTTP(t *testing.T) {
 		// The session still serves.
 		call[mcpserver.StatusOutput](t, cs, "status", map[string]any{})
 	})
+	t.Run("LoneSurrogate", func(t *testing.T) {
+		// In the session, so only the escape can be what is refused.
+		body := `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"remember","arguments":{"content":"half \ud800 pair"}}}`
+		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", cs.ID())
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 400 || !strings.Contains(string(b), "surrogate") {
+			t.Errorf("lone surrogate over HTTP: %d %s", resp.StatusCode, b)
+		}
+	})
 }
 
 // rawClient drives a stdio server with hand-written JSON-RPC lines.
@@ -721,5 +739,55 @@ func TestPoisonedFactsQuoted(t *testing.T) {
 		if h.ID == rem.ID && (len(h.Risks) == 0 || strings.Contains(h.Snippet, "<")) {
 			t.Errorf("probe hit: risks %v, snippet %q", h.Risks, h.Snippet)
 		}
+	}
+}
+
+// TestServer_StdioAnswersAllBeforeEOF: requests piped in one go and
+// followed at once by the end of input are all answered before the server
+// exits (it stopped at EOF and dropped the answers still running), and a
+// message with an id but no method gets an invalid-request error.
+func TestServer_StdioAnswersAllBeforeEOF(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server process")
+	}
+	cmd := childCommand(t)
+	var input strings.Builder
+	input.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n")
+	input.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	const n = 20
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&input, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"remember","arguments":{"content":"piped fact number %d about the deploy queue"}}}`+"\n", i, i)
+	}
+	input.WriteString(`{"jsonrpc":"2.0","id":"no-method"}` + "\n")
+	cmd.Stdin = strings.NewReader(input.String())
+	done := make(chan struct{})
+	var out []byte
+	var err error
+	go func() { out, err = cmd.Output(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("server did not exit after stdin ended")
+	}
+	if err != nil {
+		t.Fatalf("server: %v", err)
+	}
+	answered := map[any]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("bad line %q: %v", line, err)
+		}
+		answered[m["id"]] = m
+	}
+	for i := 1; i <= n; i++ {
+		m, ok := answered[float64(i)]
+		if !ok || m["result"] == nil || isToolError(m) {
+			t.Errorf("remember %d: answer %v (present %v)", i, m, ok)
+		}
+	}
+	if m := answered["no-method"]; errorCode(m) != -32600 {
+		t.Errorf("id without a method: %v, want -32600", m)
 	}
 }

@@ -18,7 +18,7 @@ func runGuard(t testing.TB, input string, maxLine int) (forwarded, replies []str
 	var reply bytes.Buffer
 	done := make(chan struct{})
 	go func() {
-		guardLines(strings.NewReader(input), pw, &reply, maxLine)
+		guardLines(strings.NewReader(input), pw, &reply, maxLine, nil)
 		close(done)
 	}()
 	sc := bufio.NewScanner(pr)
@@ -53,6 +53,9 @@ func TestGuardLines(t *testing.T) {
 		{"TwoValues", ping + " " + ping + "\n", 1 << 10, nil, []int64{jsonrpc.CodeParseError}},
 		{"TooLong", `{"jsonrpc":"2.0","id":1,"method":"` + strings.Repeat("x", 200) + `"}` + "\n" + ping + "\n", 100, []string{ping}, []int64{jsonrpc.CodeInvalidRequest}},
 		{"InvalidUTF8", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"remember\",\"arguments\":{\"content\":\"a \xff b\"}}}\n" + ping + "\n", 1 << 10, []string{ping}, []int64{jsonrpc.CodeParseError}},
+		{"LoneSurrogate", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"remember","arguments":{"content":"a \ud800 b"}}}` + "\n" + ping + "\n", 1 << 10, []string{ping}, []int64{jsonrpc.CodeParseError}},
+		{"IDWithoutMethod", `{"jsonrpc":"2.0","id":5}` + "\n" + ping + "\n", 1 << 10, []string{ping}, []int64{jsonrpc.CodeInvalidRequest}},
+		{"Response", `{"jsonrpc":"2.0","id":5,"result":{}}` + "\n", 1 << 10, []string{`{"jsonrpc":"2.0","id":5,"result":{}}`}, nil},
 		{"TooLongAcrossBuffers", strings.Repeat("y", 200<<10) + "\n" + ping + "\n", 1 << 10, []string{ping}, []int64{jsonrpc.CodeInvalidRequest}},
 	}
 	for _, tc := range tests {

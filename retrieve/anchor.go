@@ -33,3 +33,10 @@ func (m *Memory) AnchorState(ctx context.Context, a *holomem.Anchor) string {
 // Anchors returns the checker recall uses, for callers that list anchors
 // that cannot be checked (doctor) or hash new ones (add --anchor).
 func (m *Memory) Anchors() *anchor.Checker { return m.anchors }
+
+// NewAnchor anchors a fact to the file rel names under the anchor root
+// (see [anchor.New]): a regular file inside the root, hashed now. The HTTP
+// API makes its anchors here, as the CLI does with the same checks.
+func (m *Memory) NewAnchor(ctx context.Context, rel string) (*holomem.Anchor, error) {
+	return anchor.New(ctx, m.anchors.Root(), rel)
+}

@@ -3,8 +3,8 @@ package spm
 import (
 	"errors"
 	"fmt"
+	"github.com/holomem/holomem/internal/safefile"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sync"
 	"unsafe"
@@ -75,7 +75,7 @@ type encodeScratch struct {
 // neither file exists, and one wrapping holomem.ErrInvalid if the file is
 // corrupt or unsupported.
 func Load(dir string) (*Tokenizer, error) {
-	data, err := os.ReadFile(filepath.Join(dir, TokenizerJSONFile))
+	data, err := safefile.ReadFile(filepath.Join(dir, TokenizerJSONFile), maxTokenizerBytes)
 	if err == nil {
 		t, err := FromTokenizerJSON(data)
 		if err != nil {
@@ -86,7 +86,7 @@ func Load(dir string) (*Tokenizer, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load tokenizer: %w", err)
 	}
-	data, err = os.ReadFile(filepath.Join(dir, ModelProtoFile))
+	data, err = safefile.ReadFile(filepath.Join(dir, ModelProtoFile), maxTokenizerBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("spm: no %s or %s in %s: %w", TokenizerJSONFile, ModelProtoFile, dir, holomem.ErrNotFound)
 	}
@@ -367,3 +367,8 @@ func (t *Tokenizer) encode(s *encodeScratch, ids []int32, text string) []int32 {
 	}
 	return ids
 }
+
+// maxTokenizerBytes bounds a tokenizer file (a multilingual tokenizer.json
+// is about 17 MB); it is read only when it is a regular file (package
+// safefile).
+const maxTokenizerBytes = 256 << 20

@@ -537,7 +537,11 @@ func (s *Store) Backup(ctx context.Context, dst string) error {
 		return fmt.Errorf("backup: %w", err)
 	}
 	if _, err := s.rdb.ExecContext(ctx, "VACUUM INTO ?", dst); err != nil {
-		os.Remove(dst)
+		// The copy and the journal SQLite wrote beside it (a failed
+		// VACUUM INTO leaves it): neither is a backup.
+		for _, sfx := range []string{"", "-journal", "-wal", "-shm"} {
+			os.Remove(dst + sfx)
+		}
 		return fmt.Errorf("backup: %w", err)
 	}
 	return nil

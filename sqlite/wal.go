@@ -47,8 +47,20 @@ func walCut(path string) (string, error) {
 	wal := path + "-wal"
 	committed, salt := shmCommitted(path + "-shm")
 	size, err := walSize(wal)
-	if err != nil || size == 0 {
+	if err != nil {
 		return "", err
+	}
+	if size == 0 {
+		// SQLite deletes the log and its index together when the last
+		// connection closes, and empties the index (mxFrame 0) when it
+		// truncates the log; an index that still counts frames not yet
+		// copied into the database, beside a log that is gone or empty,
+		// means someone removed the log: those commits are lost.
+		if pending := shmPending(path + "-shm"); pending > 0 {
+			return fmt.Sprintf("the write-ahead log %s is missing or empty but its index %s-shm records %d committed frames not yet copied into the database: those transactions were lost (the log was deleted or emptied)",
+				wal, path, pending), nil
+		}
+		return "", nil
 	}
 	f, err := os.Open(wal)
 	if err != nil {
@@ -111,6 +123,39 @@ func shmCommitted(shm string) (int64, []byte) {
 	}
 	return int64(binary.NativeEndian.Uint32(b[16:])), b[32:40]
 }
+
+// shmPending is the number of committed frames (mxFrame) a settled WAL
+// index records beyond those already copied into the database (the
+// checkpoint's nBackfill, the first field after the two header copies);
+// 0 when there is no trustworthy index.
+func shmPending(shm string) int64 {
+	committed, salt := shmCommitted(shm)
+	if salt == nil || committed == 0 {
+		return 0
+	}
+	f, err := os.Open(shm)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	b := make([]byte, 4)
+	if _, err := f.ReadAt(b, 96); err != nil {
+		return 0
+	}
+	backfilled := int64(binary.NativeEndian.Uint32(b))
+	if backfilled >= committed {
+		return 0
+	}
+	return committed - backfilled
+}
+
+// WALCheck inspects the write-ahead log and its index beside path, as
+// [Open] does, without opening the database: "" when the log looks whole
+// or is absent with nothing pending, otherwise what is wrong (a log cut
+// inside a frame, shorter than its index records, or removed while its
+// index still counted commits). verify uses it on files it must not
+// touch.
+func WALCheck(path string) (string, error) { return walCut(path) }
 
 func walSize(wal string) (int64, error) {
 	fi, err := os.Stat(wal)

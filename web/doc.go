@@ -54,7 +54,8 @@
 //	POST   /api/edges                 {"from":1,"to":2,"kind":"causal","weight":1}
 //	DELETE /api/edges                 ?from=&to=&kind= (or the same as a JSON body)
 //	GET    /api/stats                 holomem.Stats
-//	GET    /healthz                   {"status":"ok","version":"..."}, never behind the token
+//	GET    /healthz                   {"status":"ok","version":"..."}; with a token, a request
+//	                                  without it gets only "ok" (503 "unavailable"), no detail
 //
 // Recall answers with snippets: each hit's "snippet" is the part of the
 // fact (at most 320 characters) where the query's words are densest, with
@@ -82,10 +83,16 @@
 //
 // # Security
 //
-// With Options.Token set every endpoint but /healthz requires
-// "Authorization: Bearer <token>", compared in constant time. Use
+// With Options.Token set every path requires "Authorization: Bearer
+// <token>" (or the session cookie /login sets), compared in constant time,
+// except a bare /healthz probe, /login itself and the two assets the login
+// page links (/static/style.css, /static/htmx.min.js: the same bytes in
+// every binary). /static/ never lists a directory. /login answers 429 to an
+// address for a minute after 5 wrong tokens. Cookies are Secure when the
+// request came over TLS, directly or through one of
+// Options.TrustedProxies saying X-Forwarded-Proto: https. Use
 // [ListenAddrAllowed] before binding: it refuses a non-loopback address
-// without a token.
+// without a token, or with one shorter than [MinRemoteTokenLen] characters.
 //
 // The default is an unauthenticated loopback port, which a web page in the
 // user's browser can reach. So cross-origin browser writes are refused

@@ -34,9 +34,13 @@ func (s *Server) handleCreateFact(w http.ResponseWriter, r *http.Request) error 
 	if src == "" {
 		src = DefaultSource
 	}
+	a, err := s.checkAnchor(r.Context(), req.Anchor)
+	if err != nil {
+		return err
+	}
 	f := &holomem.Fact{
 		Namespace: s.namespace(r, req.Namespace), Content: req.Content, Category: req.Category,
-		Tags: req.Tags, Source: src, ExternalKey: req.ExternalKey, Anchor: req.Anchor,
+		Tags: req.Tags, Source: src, ExternalKey: req.ExternalKey, Anchor: a,
 	}
 	rem, err := s.mem.Remember(r.Context(), f)
 	if err != nil {
@@ -162,6 +166,9 @@ func (s *Server) handleUpdateFact(w http.ResponseWriter, r *http.Request) error 
 		return fmt.Errorf("%w: the patch changes nothing; give content, category, tags, source, trust or anchor", holomem.ErrInvalid)
 	}
 	if _, err := s.factIn(r.Context(), s.namespace(r, ""), id); err != nil {
+		return err
+	}
+	if p.Anchor, err = s.checkAnchor(r.Context(), p.Anchor); err != nil {
 		return err
 	}
 	f, err := s.mem.Update(r.Context(), id, holomem.FactUpdate{

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/holomem/holomem"
 )
@@ -21,7 +22,13 @@ func ListenAddrAllowed(addr, token string) error {
 	if err != nil {
 		return fmt.Errorf("%w: listen address %q: %v (use host:port, e.g. %s)", holomem.ErrInvalid, addr, err, DefaultAddr)
 	}
-	if isLoopback(host) || strings.TrimSpace(token) != "" {
+	if isLoopback(host) {
+		return nil
+	}
+	if t := strings.TrimSpace(token); t != "" {
+		if utf8.RuneCountInString(t) < MinRemoteTokenLen {
+			return fmt.Errorf("%w: refusing to listen on %q with a %d-character token: beyond loopback the token must be at least %d characters (e.g. openssl rand -hex 32)", holomem.ErrInvalid, addr, utf8.RuneCountInString(t), MinRemoteTokenLen)
+		}
 		return nil
 	}
 	return fmt.Errorf("%w: refusing to listen on %q without a token: anyone on the network could read and change the memory; set a token or bind %s", holomem.ErrInvalid, addr, DefaultAddr)
@@ -42,4 +49,11 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))
 	return ip != nil && ip.IsLoopback()
+}
+
+// ValidateOptions reports a setting NewServer cannot honour: a trusted
+// proxy that is not an address or prefix. serve calls it before binding.
+func ValidateOptions(opts Options) error {
+	_, err := parseProxies(opts.TrustedProxies)
+	return err
 }

@@ -94,7 +94,8 @@ var uiFuncs = template.FuncMap{
 	"f2":     func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
 	"f3":     func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) },
 	"when":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-	"short":  uiShort,
+	"short":  func(s string) string { return visibleBidi(uiShort(s)) },
+	"vis":    visibleBidi,
 	"join":   strings.Join,
 	"marked": marked,
 	"inc":    func(i int) int { return i + 1 },
@@ -114,15 +115,15 @@ func marked(h holomem.Hit) template.HTML {
 	at := 0
 	for _, m := range h.Matches {
 		if m[0] < at || m[1] <= m[0] || m[1] > len(s) || !utf8.RuneStart(s[m[0]]) || (m[1] < len(s) && !utf8.RuneStart(s[m[1]])) {
-			return template.HTML(template.HTMLEscapeString(s)) //nolint:gosec // escaped
+			return template.HTML(template.HTMLEscapeString(visibleBidi(s))) //nolint:gosec // escaped
 		}
-		b.WriteString(template.HTMLEscapeString(s[at:m[0]]))
+		b.WriteString(template.HTMLEscapeString(visibleBidi(s[at:m[0]])))
 		b.WriteString("<mark>")
-		b.WriteString(template.HTMLEscapeString(s[m[0]:m[1]]))
+		b.WriteString(template.HTMLEscapeString(visibleBidi(s[m[0]:m[1]])))
 		b.WriteString("</mark>")
 		at = m[1]
 	}
-	b.WriteString(template.HTMLEscapeString(s[at:]))
+	b.WriteString(template.HTMLEscapeString(visibleBidi(s[at:])))
 	return template.HTML(b.String()) //nolint:gosec // every piece escaped above
 }
 
@@ -155,7 +156,7 @@ type page struct {
 func (s *Server) uiRoutes() {
 	m := s.mux
 	static, _ := fs.Sub(uiFiles, "assets")
-	m.Handle("GET /static/", http.StripPrefix("/static/", staticHandler(http.FileServerFS(static))))
+	m.Handle("GET /static/", s.staticFiles(static))
 	// Browsers ask for /favicon.ico on their own; a 404 there filled the
 	// server's and the console's logs. The icon is public, like /static/.
 	m.Handle("GET /favicon.ico", staticHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -183,8 +184,7 @@ func (s *Server) uiRoutes() {
 	m.HandleFunc("GET /import/{job}", s.uiAuth(s.handleJobPage))
 }
 
-// staticHandler serves the embedded assets: they hold nothing private, so
-// browsers may cache them for an hour.
+// staticHandler serves a public asset with the headers of /static/.
 func staticHandler(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
@@ -260,7 +260,7 @@ func (s *Server) csrfToken(w http.ResponseWriter, r *http.Request) string {
 		b := make([]byte, 16)
 		rand.Read(b) //nolint:errcheck // crypto/rand.Read never fails (Go 1.24+)
 		val = hex.EncodeToString(b)
-		http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: val, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: val, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.overTLS(r)})
 		// The form rendered now must match the cookie the browser gets.
 		r.AddCookie(&http.Cookie{Name: csrfCookie, Value: val})
 	}
@@ -448,11 +448,16 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request, p *page) er
 	if s.opts.Token == "" {
 		return seeOther(w, r, "/")
 	}
+	ip := s.clientIP(r)
+	if s.logins.blocked(ip) {
+		return errTooManyAttempts
+	}
 	sum := sha256.Sum256([]byte(s.formValue(r, "token")))
 	if subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) != 1 {
+		s.logins.failed(ip)
 		return errUnauthorized
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: s.ui.session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: s.ui.session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.overTLS(r)})
 	return seeOther(w, r, safeNext(s.formValue(r, "next")))
 }
 
@@ -469,3 +474,34 @@ func pathFactID(r *http.Request) (int64, error) { return pathID(r) }
 
 // factPath is the page of a fact.
 func factPath(id int64) string { return "/facts/" + strconv.FormatInt(id, 10) }
+
+// visibleBidi shows the bidirectional control characters of stored text
+// as their \uXXXX escapes: shown raw, a right-to-left override makes
+// "RTL \u202egnp.exe\u202c" read as "RTL exe.png". Text in form fields is
+// left as stored, so an edit keeps it.
+func visibleBidi(s string) string {
+	if !strings.ContainsFunc(s, isBidiControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isBidiControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// isBidiControl reports the explicit bidirectional formatting characters:
+// marks, embeddings, overrides and isolates.
+func isBidiControl(r rune) bool {
+	switch {
+	case r == 0x061C, r == 0x200E, r == 0x200F:
+		return true
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}

@@ -17,6 +17,28 @@ type anchorChecker interface {
 	AnchorState(ctx context.Context, a *holomem.Anchor) string
 }
 
+// anchorMaker is implemented by memories that check and hash a new
+// anchor's file (retrieve.Memory does).
+type anchorMaker interface {
+	NewAnchor(ctx context.Context, rel string) (*holomem.Anchor, error)
+}
+
+// checkAnchor replaces an anchor sent by a client with one made by the
+// memory: the file must be a regular file inside the anchor root (no
+// symlink out, no FIFO, no directory), and its hash is the server's, not
+// the client's (an empty one would never show a change). An anchor with
+// an empty path is passed on as it is (an update clears the anchor).
+func (s *Server) checkAnchor(ctx context.Context, a *holomem.Anchor) (*holomem.Anchor, error) {
+	if a == nil || a.Path == "" {
+		return a, nil
+	}
+	am, ok := s.mem.(anchorMaker)
+	if !ok {
+		return nil, fmt.Errorf("%w: this server cannot check anchors", holomem.ErrInvalid)
+	}
+	return am.NewAnchor(ctx, a.Path)
+}
+
 // Bounds of the fact page: how many edges and chain steps it shows.
 const (
 	factPageEdges = 50

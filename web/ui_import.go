@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -65,6 +66,9 @@ type importJob struct {
 	finished bool
 	summary  string
 	err      string
+	// notes are what the upload's unpacking left out (a zip's symbolic
+	// links), shown after the summary.
+	notes []string
 	// invalid marks an error in the file rather than in the import.
 	invalid bool
 }
@@ -187,14 +191,14 @@ func (s *Server) handleImportForm(w http.ResponseWriter, r *http.Request, p *pag
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
-	target, err := saveUpload(fh, kind, tmp, s.importMax())
+	target, notes, err := saveUpload(fh, kind, tmp, s.importMax())
 	if err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}
 	id := make([]byte, 8)
 	rand.Read(id) //nolint:errcheck // never fails
-	j := &importJob{ID: hex.EncodeToString(id), Kind: kind, Name: fh.Filename, Namespace: ns, Started: time.Now()}
+	j := &importJob{ID: hex.EncodeToString(id), Kind: kind, Name: fh.Filename, Namespace: ns, Started: time.Now(), notes: notes}
 	s.ui.imports.add(j)
 	go s.runImport(j, ImportRequest{Kind: kind, Namespace: ns, Path: target, Name: fh.Filename}, tmp)
 	return seeOther(w, r, "/import/"+j.ID)
@@ -214,6 +218,9 @@ func (s *Server) runImport(j *importJob, req ImportRequest, tmp string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.finished, j.summary = true, sum
+	if len(j.notes) > 0 {
+		j.summary = strings.TrimSpace(sum + "\n" + strings.Join(j.notes, "\n"))
+	}
 	if err != nil {
 		j.err = strings.ReplaceAll(err.Error(), "holomem: ", "")
 		if j.invalid = errors.Is(err, holomem.ErrInvalid); j.invalid {
@@ -236,26 +243,28 @@ func kindOf(name string) string {
 }
 
 // saveUpload writes the upload under dir and returns the path to import:
-// the file itself, or for markdown the directory the zip was unpacked into.
-func saveUpload(fh *multipart.FileHeader, kind, dir string, limit int64) (string, error) {
+// the file itself, or for markdown the directory the zip was unpacked into,
+// with notes on the zip entries left out.
+func saveUpload(fh *multipart.FileHeader, kind, dir string, limit int64) (string, []string, error) {
 	src, err := fh.Open()
 	if err != nil {
-		return "", fmt.Errorf("read upload: %w", err)
+		return "", nil, fmt.Errorf("read upload: %w", err)
 	}
 	defer src.Close()
 	switch kind {
 	case "jsonl", "github":
 		dst := filepath.Join(dir, "upload")
-		return dst, writeFile(dst, src, limit)
+		return dst, nil, writeFile(dst, src, limit)
 	case "markdown":
 		ra, ok := src.(io.ReaderAt)
 		if !ok {
-			return "", fmt.Errorf("%w: the zip upload cannot be read randomly", errBadRequest)
+			return "", nil, fmt.Errorf("%w: the zip upload cannot be read randomly", errBadRequest)
 		}
 		root := filepath.Join(dir, "notes")
-		return root, unzipMarkdown(ra, fh.Size, root, limit)
+		notes, err := unzipMarkdown(ra, fh.Size, root, limit)
+		return root, notes, err
 	}
-	return "", fmt.Errorf("%w: unknown import kind %q: use jsonl, github or markdown (a zip of notes)", holomem.ErrInvalid, kind)
+	return "", nil, fmt.Errorf("%w: unknown import kind %q: use jsonl, github or markdown (a zip of notes)", holomem.ErrInvalid, kind)
 }
 
 func writeFile(dst string, r io.Reader, limit int64) error {
@@ -278,50 +287,64 @@ func writeFile(dst string, r io.Reader, limit int64) error {
 
 // unzipMarkdown unpacks the .md files of a zip under root. Entry names
 // that would escape root, and archives that unpack to more than limit
-// bytes or zipMaxFiles files, are refused.
-func unzipMarkdown(ra io.ReaderAt, size int64, root string, limit int64) error {
+// bytes or zipMaxFiles files, are refused. Entries that are not regular
+// files (a symbolic link, whose stored text is its target) are left out,
+// each with a note.
+func unzipMarkdown(ra io.ReaderAt, size int64, root string, limit int64) ([]string, error) {
 	zr, err := zip.NewReader(ra, size)
 	if err != nil {
-		return fmt.Errorf("%w: not a zip file: %v", holomem.ErrInvalid, err)
+		return nil, fmt.Errorf("%w: not a zip file: %v", holomem.ErrInvalid, err)
 	}
 	if len(zr.File) > zipMaxFiles {
-		return fmt.Errorf("%w: the zip holds %d entries; at most %d", holomem.ErrInvalid, len(zr.File), zipMaxFiles)
+		return nil, fmt.Errorf("%w: the zip holds %d entries; at most %d", holomem.ErrInvalid, len(zr.File), zipMaxFiles)
 	}
 	var total int64
+	var notes []string
 	n := 0
 	for _, zf := range zr.File {
 		name := zf.Name
 		if zf.FileInfo().IsDir() || !isMarkdownName(name) {
 			continue
 		}
+		if !zf.Mode().IsRegular() {
+			what := "not a regular file"
+			if zf.Mode()&fs.ModeSymlink != 0 {
+				what = "a symbolic link"
+			}
+			notes = append(notes, fmt.Sprintf("skipped zip entry %s: %s (only regular files are imported)", name, what))
+			continue
+		}
 		clean := path.Clean(strings.ReplaceAll(name, "\\", "/"))
 		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
-			return fmt.Errorf("%w: zip entry %q points outside the archive", holomem.ErrInvalid, name)
+			return notes, fmt.Errorf("%w: zip entry %q points outside the archive", holomem.ErrInvalid, name)
 		}
 		dst := filepath.Join(root, filepath.FromSlash(clean))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-			return fmt.Errorf("unzip: %w", err)
+			return notes, fmt.Errorf("unzip: %w", err)
 		}
 		rc, err := zf.Open()
 		if err != nil {
-			return fmt.Errorf("%w: zip entry %q: %v", holomem.ErrInvalid, name, err)
+			return notes, fmt.Errorf("%w: zip entry %q: %v", holomem.ErrInvalid, name, err)
 		}
 		err = writeFile(dst, rc, limit-total)
 		rc.Close()
 		if err != nil {
-			return err
+			return notes, err
 		}
 		fi, err := os.Stat(dst)
 		if err != nil {
-			return fmt.Errorf("unzip: %w", err)
+			return notes, fmt.Errorf("unzip: %w", err)
 		}
 		total += fi.Size()
 		n++
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: the zip holds no .md files", holomem.ErrInvalid)
+		if len(notes) > 0 {
+			return notes, fmt.Errorf("%w: the zip holds no .md files that are regular files (%s)", holomem.ErrInvalid, strings.Join(notes, "; "))
+		}
+		return notes, fmt.Errorf("%w: the zip holds no .md files", holomem.ErrInvalid)
 	}
-	return nil
+	return notes, nil
 }
 
 func isMarkdownName(name string) bool {

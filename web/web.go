@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/holomem/holomem/internal/jsontext"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"path"
 	"reflect"
@@ -40,9 +42,17 @@ const (
 // Options configure a [Server]. The zero value serves the default namespace
 // without authentication.
 type Options struct {
-	// Token, when set, is required as "Authorization: Bearer <token>" on
-	// every endpoint except /healthz (including /mcp).
+	// Token, when set, is required as "Authorization: Bearer <token>" (or
+	// the UI's session cookie) on every path, /mcp included, except a bare
+	// /healthz probe (it answers "ok" without detail), /login and the two
+	// assets the login page links (/static/style.css, /static/htmx.min.js).
+	// /login refuses a client address for a minute after 5 wrong tokens.
 	Token string
+	// TrustedProxies are the addresses (or CIDR prefixes) of reverse
+	// proxies whose X-Forwarded-Proto and X-Forwarded-For are believed:
+	// cookies are marked Secure when the proxy says the browser used
+	// https, and /login throttles by the forwarded client address.
+	TrustedProxies []string
 	// MaxBodyBytes bounds request bodies in bytes; larger ones get 413.
 	// 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
@@ -96,6 +106,9 @@ type Server struct {
 	// tokenSum is the SHA-256 of Options.Token; comparing digests takes the
 	// same time whatever the length of the presented token.
 	tokenSum [sha256.Size]byte
+	// proxies are Options.TrustedProxies parsed; logins throttles /login.
+	proxies []netip.Prefix
+	logins  *loginLimiter
 }
 
 // NewServer returns the API handler. mem answers every memory operation;
@@ -112,6 +125,10 @@ func NewServer(mem holomem.Memory, store Reader, opts Options) *Server {
 		s.log = slog.Default()
 	}
 	s.tokenSum = sha256.Sum256([]byte(opts.Token))
+	s.logins = newLoginLimiter()
+	// A bad entry is refused by ValidateOptions at start; here it is
+	// left out (no proxy is trusted by mistake).
+	s.proxies, _ = parseProxies(opts.TrustedProxies)
 	s.ui = newUI(opts.Token)
 	s.routes()
 	s.uiRoutes()
@@ -302,6 +319,18 @@ func bearerToken(h string) (string, bool) {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Token != "" && !s.uiAuthorized(r) {
+		// The bare probe: up or not, no version, no detail.
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		if s.opts.Health != nil && s.opts.Health(r.Context()) != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, "unavailable")
+			return
+		}
+		fmt.Fprintln(w, "ok")
+		return
+	}
 	h := map[string]string{"status": "ok"}
 	if s.opts.Version != "" {
 		h["version"] = s.opts.Version
@@ -343,6 +372,7 @@ var errorCodes = []struct {
 	{errBadRequest, http.StatusBadRequest, "bad_request"},
 	{errTooLarge, http.StatusRequestEntityTooLarge, "too_large"},
 	{errUnauthorized, http.StatusUnauthorized, "unauthorized"},
+	{errTooManyAttempts, http.StatusTooManyRequests, "too_many_requests"},
 	{errForbidden, http.StatusForbidden, "forbidden"},
 	{context.DeadlineExceeded, http.StatusGatewayTimeout, "timeout"},
 }
@@ -401,6 +431,10 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error
 	// stored fact would differ from what the client sent.
 	if !utf8.Valid(b) {
 		return fmt.Errorf("%w: the body is not valid UTF-8", errBadRequest)
+	}
+	// It does the same to half a UTF-16 surrogate pair ("\ud800").
+	if at, lone := jsontext.LoneSurrogate(b); lone {
+		return fmt.Errorf("%w: invalid \\u escape at byte %d: half of a UTF-16 surrogate pair is no character", errBadRequest, at)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()

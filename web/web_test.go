@@ -533,8 +533,11 @@ func TestListenAddrAllowed(t *testing.T) {
 		{"[::]:7777", "", false},
 		{"192.168.1.5:7777", "", false},
 		{"example.com:7777", "", false},
-		{"0.0.0.0:7777", "tok", true},
-		{":7777", "tok", true},
+		{"0.0.0.0:7777", "tok", false}, // too short beyond loopback
+		{"0.0.0.0:7777", strings.Repeat("t", 31), false},
+		{"0.0.0.0:7777", strings.Repeat("t", 32), true},
+		{":7777", strings.Repeat("t", 32), true},
+		{"127.0.0.1:7777", "tok", true},
 		{"0.0.0.0:7777", "   ", false},
 		{"nonsense", "", false},
 		{"nonsense", "tok", false},

@@ -87,15 +87,11 @@ func (a *app) addCmd() *cobra.Command {
 // working directory), which must be a regular file inside root.
 func newAnchor(ctx context.Context, root, p string) (*holomem.Anchor, error) {
 	rel, err := anchor.Rel(root, p)
-	var sum string
-	if err == nil {
-		sum, err = anchor.Hash(ctx, root, rel)
-	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: anchor %s: no such file", holomem.ErrInvalid, p)
-	case err != nil:
+	}
+	if err != nil {
 		return nil, err
 	}
-	return &holomem.Anchor{Path: rel, Hash: sum}, nil
+	return anchor.New(ctx, root, rel)
 }

@@ -70,6 +70,10 @@ type app struct {
 	store  holomem.Store
 	mem    *retrieve.Memory
 	emb    *embed.Embedder
+	// modelErr is why an installed model could not be opened: the
+	// commands then run without the semantic channel, as without a model,
+	// and doctor says why.
+	modelErr error
 	// busy, when set, is closed once a goroutine still using the store
 	// (the hook's recall after its deadline) ends; close waits for it
 	// in the background instead of closing the store under it.
@@ -301,7 +305,10 @@ func (a *app) memory(ctx context.Context) (*retrieve.Memory, error) {
 	if emb, err := a.embedder(); err == nil {
 		opts.Embedder = emb
 	} else if !errors.Is(err, holomem.ErrNoEmbedder) {
-		return nil, err
+		// A damaged model degrades to the other channels, like a
+		// missing one; it never takes the command down.
+		a.modelErr = err
+		fmt.Fprintf(a.stderr, "holomem: note: %s\n", a.modelBrokenHint())
 	}
 	opts.AnchorRoot = a.anchorRoot
 	opts.FindAnchorRoot = func() string { return gitTopLevel(".") }

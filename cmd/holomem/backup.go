@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"github.com/holomem/holomem/hrr"
 	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/postgres"
+	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
 )
 
@@ -75,7 +77,11 @@ func (a *app) backup(ctx context.Context, dest string) (*backupReport, error) {
 	}
 	t0 := time.Now()
 	if err := s.Backup(ctx, dest); err != nil {
-		return nil, diskFullHint(err)
+		if isDiskFull(err) {
+			// The copy's file system is full, not the database's.
+			return nil, fmt.Errorf("%w: the disk holding %s is full: free space there or give another DEST; the database is unchanged and the partial copy was removed", err, filepath.Dir(dest))
+		}
+		return nil, err
 	}
 	rep := &backupReport{Path: dest, Took: time.Since(t0)}
 	if fi, err := os.Stat(dest); err == nil {
@@ -144,27 +150,46 @@ type verifyReport struct {
 	Schema   int      `json:"schema_version"`
 	Facts    int      `json:"facts"`
 	Edges    int      `json:"edges"`
+	Hashes   int      `json:"hashes_checked"`
 	HRR      int      `json:"hrr_checked"`
+	Derived  int      `json:"hrr_rederived,omitempty"`
 	Vectors  int      `json:"vectors_checked"`
 	Graphs   int      `json:"graphs_checked"`
 	Problems []string `json:"problems,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
 }
 
 func (a *app) verifyCmd() *cobra.Command {
-	var clearWAL bool
+	var clearWAL, deep bool
 	cmd := &cobra.Command{
 		Use:   "verify [FILE]",
-		Short: "Check a database or backup file: pages, indexes, full-text index, vectors, edges",
-		Long: `Checks FILE (default: --db): SQLite's integrity_check and foreign keys (every
-edge's endpoints exist), the full-text index's integrity check, and that every
-A write-ahead log found cut inside a frame when the file was last opened (a
-truncated copy, a torn write: the transactions after its last whole commit
-are gone) is reported until --clear-wal-notice. Checks that every
-fact's HRR vector and embedding decode (right size, finite numbers), and that
-each stored HNSW graph decodes as a load would read it (meta, counts, links,
-levels; a damaged one is rebuilt by "holomem graph build"). Exit 0
-when all hold, 1 with the list of problems otherwise. Opening an older file
-upgrades its schema.`,
+		Short: "Check a database or backup file, read-only: pages, indexes, full-text index, content hashes, vectors, edges",
+		Long: `Checks FILE (default: --db) without writing to it: the file is opened
+read-only, never upgraded, converted or rolled back. Reports:
+
+  - a hot journal beside FILE (FILE-journal): a copy or backup killed while
+    writing; verify leaves it alone (opening the file with holomem would
+    roll it back and lose what the copy held);
+  - an empty file, or one that is not a holomem database;
+  - an older schema (restore, or opening it with holomem, upgrades it);
+  - a write-ahead log cut inside a frame, shorter than its index records
+    as committed, or deleted while its index still counted commits, and a
+    cut the store recorded when it was last opened (until
+    --clear-wal-notice);
+  - SQLite's integrity_check (pages, every index against its table, the
+    full-text index's structure) and foreign keys (every edge's endpoints
+    exist);
+  - every fact's content against its stored content hash, and every
+    fact's and edge's fields against what the store writes (types, valid
+    text, trust in 0..1, plausible counters, times and weights);
+  - every HRR vector and embedding decodes (right size, finite numbers),
+    and each stored HNSW graph decodes as a load would read it (a damaged
+    one is rebuilt by "holomem graph build").
+
+--deep also re-derives each fact's HRR vector from its content and
+every full-text index entry from the facts' text, and compares them with
+the stored ones (a few seconds per 10,000 facts).
+Exit 0 when all hold, 1 with the list of problems otherwise.`,
 		GroupID: "admin", Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := sqlitePath(a.dbPath)
@@ -182,7 +207,7 @@ upgrades its schema.`,
 					return err
 				}
 			}
-			rep := verifyFile(cmd.Context(), file)
+			rep := verifyFileOpts(cmd.Context(), file, deep)
 			if err := a.out(rep, func(w io.Writer) { printVerify(w, rep) }); err != nil {
 				return err
 			}
@@ -192,7 +217,8 @@ upgrades its schema.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&clearWAL, "clear-wal-notice", false, "forget a recorded cut write-ahead log (after comparing with the last backup), then verify")
+	cmd.Flags().BoolVar(&clearWAL, "clear-wal-notice", false, "forget a recorded cut write-ahead log (after comparing with the last backup), then verify (this writes to FILE)")
+	cmd.Flags().BoolVar(&deep, "deep", false, "also re-derive every fact's HRR vector and the full-text index from the facts and compare")
 	return cmd
 }
 
@@ -205,30 +231,164 @@ func clearWALNotice(ctx context.Context, file string) error {
 	return s.ClearWALNotice(ctx)
 }
 
-// verifyFile opens file and checks everything it holds; it never fails,
-// it reports.
+// verifyFile checks file read-only (see verifyFileOpts) without the deep
+// checks.
 func verifyFile(ctx context.Context, file string) *verifyReport {
+	return verifyFileOpts(ctx, file, false)
+}
+
+// hotJournal reports whether a rollback journal beside file would be
+// rolled back by the next opening: it exists, is not empty and its header
+// is not zeroed (a committed journal in PERSIST mode is zeroed).
+func hotJournal(file string) (bool, int64) {
+	f, err := os.Open(file + "-journal")
+	if err != nil {
+		return false, 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return false, 0
+	}
+	hdr := make([]byte, 8)
+	n, _ := io.ReadFull(f, hdr)
+	for _, b := range hdr[:n] {
+		if b != 0 {
+			return true, fi.Size()
+		}
+	}
+	return false, 0
+}
+
+// verifyFileOpts opens file read-only and checks everything it holds; it
+// never fails, it reports. It never writes to the file: with no
+// write-ahead log beside it the file is opened immutable (SQLite then
+// ignores a journal, which is reported instead of rolled back).
+func verifyFileOpts(ctx context.Context, file string, deep bool) *verifyReport {
 	rep := &verifyReport{File: file}
 	bad := func(format string, args ...any) { rep.Problems = append(rep.Problems, fmt.Sprintf(format, args...)) }
+	note := func(format string, args ...any) { rep.Notes = append(rep.Notes, fmt.Sprintf(format, args...)) }
 	defer func() { rep.OK = len(rep.Problems) == 0 }()
-	s, err := sqlite.Open(ctx, file)
+	fi, err := os.Stat(file)
+	switch {
+	case err != nil:
+		bad("cannot open: %v", err)
+		return rep
+	case !fi.Mode().IsRegular():
+		bad("%s is not a regular file", file)
+		return rep
+	case fi.Size() == 0:
+		bad("the file is empty (0 bytes): not a database (a copy that never started writing?)")
+		return rep
+	}
+	immutable := true
+	if hot, size := hotJournal(file); hot {
+		bad("a hot journal %s-journal (%d bytes) is beside the file: whatever wrote it (a backup or copy) was stopped mid-write, so the file may be incomplete; verify left it alone (opening the file with holomem would roll the journal back); use another backup, or run the backup again",
+			file, size)
+	} else if _, err := os.Stat(file + "-wal"); err == nil {
+		// Read the log as a reader would: a live store (serve) keeps one,
+		// empty right after a checkpoint, and writes on meanwhile.
+		immutable = false
+	}
+	if n, err := sqlite.WALCheck(file); err != nil || n != "" {
+		bad("%s%v; compare the facts with the last backup (holomem restore brings it back)", n, errOrEmpty(err))
+		if !immutable {
+			// Reading the log would rebuild its index (-shm), the
+			// evidence of what was committed, which the next open
+			// records for doctor: check the file without the log.
+			immutable = true
+			note("the checks below read the database file without its damaged write-ahead log")
+		}
+	}
+	s, err := sqlite.OpenForCheck(ctx, file, immutable)
 	if err != nil {
 		bad("cannot open: %v", err)
 		return rep
 	}
 	defer s.Close()
-	if err := s.Check(ctx); err != nil {
-		bad("%v", err)
+	if rep.Schema, err = s.SchemaVersion(ctx); err != nil {
+		bad("read schema version: %v", err)
+		return rep
+	}
+	if pp, err := s.CheckPages(ctx); err != nil || len(pp) > 0 {
+		for _, p := range pp {
+			bad("%s", p)
+		}
+		if err != nil {
+			bad("%v", err)
+		}
+	}
+	switch {
+	case rep.Schema == 0:
+		bad("no holomem schema: an empty SQLite database")
+		return rep
+	case rep.Schema < sqlite.LatestSchema:
+		note("schema %d is older than this holomem's %d: `holomem restore` (or opening the file with holomem) upgrades it; verify leaves it as it is and checks what it can",
+			rep.Schema, sqlite.LatestSchema)
 	}
 	if n, err := s.WALNotice(ctx); err != nil || n != "" {
 		bad("%s%v; compare the facts with the last backup (holomem restore brings it back), then run `holomem verify --clear-wal-notice`", n, errOrEmpty(err))
 	}
+	aliases := map[string]map[string]string{}
+	var each func(sqlite.CheckRow)
+	if deep {
+		each = func(r sqlite.CheckRow) {
+			if r.HRR == nil {
+				return
+			}
+			am, ok := aliases[r.Namespace]
+			if !ok {
+				am, _ = s.EntityAliases(ctx, r.Namespace)
+				aliases[r.Namespace] = am
+			}
+			rep.Derived++
+			if want := retrieve.DeriveHRR(r.Content, am); !bytes.Equal(want, r.HRR) && !bytes.Equal(retrieve.DeriveHRR(r.Content, nil), r.HRR) {
+				bad("fact %d: its HRR vector is not the one its content encodes to (a changed byte on disk)", r.ID)
+			}
+		}
+	}
+	factBad, edgeBad := 0, 0
+	rep.Hashes, err = s.CheckContentHashes(ctx, func(id int64, err error) {
+		if factBad++; factBad <= 20 {
+			bad("fact %d: %v", id, err)
+		}
+	}, each)
+	if err != nil {
+		bad("%v", err)
+	}
+	if factBad > 20 {
+		bad("%d more damaged facts", factBad-20)
+	}
+	if deep {
+		switch p, ok, err := s.CheckFTSDeep(ctx); {
+		case err != nil:
+			bad("%v", err)
+		case !ok:
+			note("the full-text index was built by another version of holomem (the next open rebuilds it): not compared")
+		case p != "":
+			bad("%s", p)
+		}
+	}
+	if _, err := s.CheckEdges(ctx, func(src, dst int64, err error) {
+		if edgeBad++; edgeBad <= 20 {
+			bad("edge %d -> %d: %v", src, dst, err)
+		}
+	}); err != nil {
+		bad("%v", err)
+	}
+	if edgeBad > 20 {
+		bad("%d more damaged edges", edgeBad-20)
+	}
 	st, err := s.Stats(ctx, "")
 	if err != nil {
+		if rep.Schema < sqlite.LatestSchema {
+			note("statistics, vector and graph checks skipped on schema %d: %v", rep.Schema, err)
+			return rep
+		}
 		bad("stats: %v", err)
 		return rep
 	}
-	rep.Schema, rep.Facts = st.SchemaVersion, st.Facts
+	rep.Facts = st.Facts
 	for _, n := range st.Edges {
 		rep.Edges += n
 	}
@@ -309,10 +469,17 @@ func printVerify(w io.Writer, r *verifyReport) {
 	if !r.OK {
 		state = "PROBLEMS"
 	}
-	fmt.Fprintf(w, "verify %s: %s (schema %d, %d facts, %d edges, %d HRR and %d embedding vectors, %d HNSW graphs checked)\n",
-		r.File, state, r.Schema, r.Facts, r.Edges, r.HRR, r.Vectors, r.Graphs)
+	deep := ""
+	if r.Derived > 0 {
+		deep = fmt.Sprintf(", %d HRR vectors re-derived", r.Derived)
+	}
+	fmt.Fprintf(w, "verify %s: %s (schema %d, %d facts, %d edges, %d content hashes, %d HRR and %d embedding vectors, %d HNSW graphs checked%s)\n",
+		r.File, state, r.Schema, r.Facts, r.Edges, r.Hashes, r.HRR, r.Vectors, r.Graphs, deep)
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "  problem: %s\n", p)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 }
 
@@ -426,15 +593,21 @@ func (a *app) checkNotNewer(ctx context.Context, db, backup string, force bool) 
 		return fmt.Errorf("restore: %w", err)
 	}
 	lt, err := live.LastChange(ctx)
-	if err != nil && !force {
-		return fmt.Errorf("restore: %w", err)
+	if err != nil {
+		if force {
+			return nil // a damaged live file is what restore is for
+		}
+		return fmt.Errorf("restore: the current database cannot be read (%v): it looks damaged; run with --force to replace it (it is kept aside)", err)
 	}
 	if lt.After(bt) && !force {
 		return fmt.Errorf("%w: the current database has changes newer than the backup (%s vs %s); run with --force to replace it anyway (it is kept aside)",
 			holomem.ErrConflict, lt.Format(time.RFC3339), bt.Format(time.RFC3339))
 	}
 	if err := live.Checkpoint(ctx); err != nil {
-		return fmt.Errorf("restore: %w", err)
+		if force {
+			return nil
+		}
+		return fmt.Errorf("restore: the current database cannot be checkpointed (%v): it looks damaged; run with --force to replace it (it is kept aside)", err)
 	}
 	return nil
 }

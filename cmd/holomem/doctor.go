@@ -68,6 +68,8 @@ func (a *app) diagnose(ctx context.Context, m *retrieve.Memory) (*doctorReport, 
 	}
 	if d.Model != "" {
 		r.ModelStatus = "installed: " + d.Model
+	} else if a.modelErr != nil {
+		r.ModelStatus = a.modelBrokenHint()
 	} else {
 		r.ModelStatus = a.modelMissingHint()
 	}

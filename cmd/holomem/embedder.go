@@ -75,6 +75,12 @@ func (a *app) modelMissingHint() string {
 	return fmt.Sprintf("not installed: recall runs on fts, jaccard and hrr; run `holomem model pull %s` (or --model-dir DIR for a local copy)", a.modelName)
 }
 
+// modelBrokenHint says that the installed model cannot be used, why, and
+// how to fix it, for the note every command prints and for doctor.
+func (a *app) modelBrokenHint() string {
+	return fmt.Sprintf("unusable: %v; recall runs on fts, jaccard and hrr; reinstall it with `holomem model pull %s` (or --no-model to silence this)", a.modelErr, a.modelName)
+}
+
 // findModel resolves a model name (a hub repo id or a directory) to its
 // directory; a missing model is ErrNoEmbedder, which recall treats as "run
 // without the semantic channel".

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/importer"
 )
 
@@ -47,6 +48,11 @@ PATH '-' reads standard input (jsonl, github).`,
 			}
 			if outErr := a.out(rep, func(w io.Writer) { printImport(w, rep) }); outErr != nil && err == nil {
 				err = outErr
+			}
+			if err == nil && rep.Records == 0 && rep.Summary.Skipped > 0 {
+				// Not one record could be read (a web page saved as
+				// issues.json, a truncated export): the web UI's rule.
+				err = fmt.Errorf("%w: no record of %s could be read as %s; the skipped lines above say why", holomem.ErrInvalid, path, importKindHelp(kind))
 			}
 			return err
 		},

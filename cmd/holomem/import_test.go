@@ -110,3 +110,20 @@ func TestCLI_ImportMarkdownChunks(t *testing.T) {
 		t.Errorf("--chunk-tokens 8: exit %d, %q", code, errs)
 	}
 }
+
+// TestCLI_ImportGitHubPageFails: a GitHub page saved from the browser
+// holds no issue; the import exits with an error saying so (it exited 0
+// having imported nothing).
+func TestCLI_ImportGitHubPageFails(t *testing.T) {
+	c := newCLI(t)
+	page := filepath.Join(t.TempDir(), "page.html")
+	os.WriteFile(page, []byte("<!DOCTYPE html>\n<html><head><title>Issues · acme/app</title></head>\n<body>list</body></html>\n"), 0o600)
+	out, errs, code := c.run("", "import", "github", page)
+	if code != exitInvalid || !strings.Contains(errs, "no record of") || !strings.Contains(out, "not a JSON object") {
+		t.Errorf("import of an HTML page: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	// An empty export is still fine.
+	empty := filepath.Join(t.TempDir(), "none.json")
+	os.WriteFile(empty, []byte("[]"), 0o600)
+	c.ok("import", "github", empty)
+}

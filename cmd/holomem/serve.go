@@ -21,6 +21,7 @@ import (
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr string
+	var trustedProxies []string
 	var refresh time.Duration
 	var backupEvery time.Duration
 	var backupKeep int
@@ -32,7 +33,10 @@ func (a *app) serveCmd() *cobra.Command {
 		Short:       "Serve the web UI (/), the HTTP JSON API and MCP over streamable HTTP (/mcp)",
 		Long: `Serves the web UI at /, /api/... (JSON), /mcp (MCP streamable HTTP) and /healthz. Binds to
 127.0.0.1:7777 by default and refuses a non-loopback address unless
-$HOLOMEM_TOKEN is set (clients then send "Authorization: Bearer <token>").
+$HOLOMEM_TOKEN is set, at least 32 characters (clients then send
+"Authorization: Bearer <token>"). With a token every path needs it except a
+bare /healthz probe (it answers "ok", no detail), /login (5 wrong tokens per
+minute per address, then 429) and the login page's two assets.
 The vector index and the model stay warm; every --refresh a background sync
 applies the facts other processes wrote (read by the store's change feed,
 one row per changed fact). On PostgreSQL (--db postgres://...) several
@@ -45,6 +49,9 @@ a private Unix socket (--hook-socket=false: they recall on their own).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			token := os.Getenv("HOLOMEM_TOKEN")
 			if err := web.ListenAddrAllowed(addr, token); err != nil {
+				return err
+			}
+			if err := web.ValidateOptions(web.Options{TrustedProxies: trustedProxies}); err != nil {
 				return err
 			}
 			ctx := cmd.Context()
@@ -61,7 +68,7 @@ a private Unix socket (--hook-socket=false: they recall on their own).`,
 			log.Info("warm", "took", time.Since(t0).Round(time.Millisecond), "channels", m.Channels())
 			tightenGC()
 			mcpSrv := mcpserver.New(m, m.Store(), mcpserver.Options{Namespace: a.ns(), Version: version, Logger: log})
-			opts := web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log, Version: version}
+			opts := web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log, Version: version, TrustedProxies: trustedProxies}
 			if hc, ok := m.Store().(holomem.HealthChecker); ok {
 				opts.Health = hc.Health
 			}
@@ -91,6 +98,7 @@ a private Unix socket (--hook-socket=false: they recall on their own).`,
 	cmd.Flags().IntVar(&backupKeep, "backup-keep", 7, "backups to keep in --backup-dir (older ones are removed)")
 	cmd.Flags().StringVar(&backupDir, "backup-dir", "", "directory of periodic backups (default: backups/ beside the database)")
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7777", "listen address")
+	cmd.Flags().StringSliceVar(&trustedProxies, "trusted-proxy", nil, "address or CIDR of a reverse proxy whose X-Forwarded-Proto/-For are believed (Secure cookies behind a TLS proxy, /login throttling per client)")
 	cmd.Flags().DurationVar(&refresh, "refresh", time.Minute, "sync the vectors with other processes' writes this often (0: never)")
 	cmd.Flags().BoolVar(&hookSocket, "hook-socket", true, "answer prompt hooks on this database over a private Unix socket")
 	return cmd

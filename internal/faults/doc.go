@@ -1,6 +1,6 @@
 // Package faults is holomem's fault suite: tests that build the holomem
 // binary and drive it through SIGKILLs (of serve, import, add, update,
-// supersede), corruption, a cut write-ahead log, the database deleted or
+// supersede), corruption, a cut, deleted or emptied write-ahead log, the database deleted or
 // replaced under serve, a full and a read-only file system, checking that nothing acknowledged is lost and that
 // `holomem verify` finds every damage. It has no code of its own.
 //

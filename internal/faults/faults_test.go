@@ -648,3 +648,37 @@ func TestFault_CutWAL(t *testing.T) {
 	verifyOK(t, db)
 	t.Logf("FIGURE write-ahead log cut (committed frames removed) after kill -9 of serve: reported by verify (exit 1) and doctor on the next open, cleared by verify --clear-wal-notice")
 }
+
+// TestFault_DeletedWAL deletes (or empties) the write-ahead log a killed
+// serve left, keeping its index: the acknowledged writes still in the log
+// are gone, and verify and doctor must say so (they were silent).
+func TestFault_DeletedWAL(t *testing.T) {
+	for _, how := range []string{"deleted", "emptied"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "w.db")
+			mustHM(t, db, "init")
+			srv, addr := startServe(t, db)
+			for i := range 20 {
+				if code, body := post(t, addr, fmt.Sprintf("fact %d acknowledged by serve about service%d", i, i%5)); code != http.StatusCreated {
+					t.Fatalf("POST: %d %s", code, body)
+				}
+			}
+			srv.Process.Signal(syscall.SIGKILL)
+			srv.Wait()
+			if how == "deleted" {
+				os.Remove(db + "-wal")
+			} else {
+				os.Truncate(db+"-wal", 0)
+			}
+			out, _, code := hm(t, db, "verify")
+			if code == 0 || !strings.Contains(out, "not yet copied into the database") {
+				t.Fatalf("verify after the log was %s: exit %d\n%s", how, code, out)
+			}
+			if out := mustHM(t, db, "doctor"); !strings.Contains(out, "write-ahead log") {
+				t.Errorf("doctor does not report the lost log:\n%s", out)
+			}
+		})
+	}
+	t.Logf("FIGURE write-ahead log deleted or emptied after kill -9 of serve (index kept): reported by verify (exit 1) and doctor")
+}
