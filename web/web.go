@@ -318,12 +318,21 @@ func bearerToken(h string) (string, bool) {
 	return tok, tok != ""
 }
 
+// healthErr asks Options.Health, when set.
+func (s *Server) healthErr(r *http.Request) error {
+	if s.opts.Health == nil {
+		return nil
+	}
+	return s.opts.Health(r.Context())
+}
+
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Token != "" && !s.uiAuthorized(r) {
 		// The bare probe: up or not, no version, no detail.
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		if s.opts.Health != nil && s.opts.Health(r.Context()) != nil {
+		if err := s.healthErr(r); err != nil {
+			retryAfter(w, err)
 			w.WriteHeader(http.StatusServiceUnavailable)
 			fmt.Fprintln(w, "unavailable")
 			return
