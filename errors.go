@@ -30,6 +30,9 @@ var (
 	// refused until the process is restarted and opens the file now at
 	// the path.
 	ErrStoreMoved = errors.New("holomem: the database file was deleted or replaced while open: writes are refused; restart holomem to open the file now at the path")
+	// ErrForbidden means the caller's grant does not cover the namespace
+	// or the operation (see [Grant]); nothing was read or changed.
+	ErrForbidden = errors.New("holomem: forbidden")
 	// ErrUnavailable means the database server cannot be reached (it is
 	// down, restarting or refusing connections): nothing was done, and the
 	// same request may succeed shortly, so transports answer "retry"

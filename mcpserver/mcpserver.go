@@ -40,6 +40,11 @@ type Options struct {
 	// Namespace is used by calls that do not name one; "" means
 	// holomem.DefaultNamespace.
 	Namespace string
+	// Grant, when set, limits every tool call to the namespaces it covers
+	// (and to reading, without its Write right); calls outside it fail
+	// with ErrForbidden. A server shared by tenants runs one Server per
+	// grant (see web.Options.MCPFor). Nil allows everything.
+	Grant *holomem.Grant
 	// Version is the holomem version reported in the initialize handshake;
 	// "" means DefaultVersion.
 	Version string
@@ -236,6 +241,7 @@ var errorCodes = []struct {
 	{holomem.ErrStorageFull, "storage_full", "Nothing was stored; recall still works. Tell the user the disk holding the memory is full (or read-only)."},
 	{holomem.ErrStoreMoved, "store_moved", "Nothing was stored. Tell the user the memory's database file was deleted or replaced while holomem ran, and that holomem must be restarted."},
 	{holomem.ErrUnavailable, "unavailable", "The memory's database is unreachable for now; nothing was done. Try again in a few seconds."},
+	{holomem.ErrForbidden, "forbidden", "This connection may not use that namespace (or may only read it): omit namespace to use your own."},
 	{context.DeadlineExceeded, "timeout", "Try again with a smaller limit."},
 	{context.Canceled, "canceled", "The call was canceled."},
 }

@@ -2,9 +2,12 @@ package mcpserver
 
 import (
 	"context"
+	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/holomem/holomem"
 )
 
 // Tool names. Clients call tools by these names; the golden file
@@ -40,7 +43,46 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, fn func(ctx context.Context, i
 		out.Properties[name] = &jsonschema.Schema{}
 	}
 	t.OutputSchema = out
-	mcp.AddTool(s.srv, t, tool(s, t.Name, fn))
+	write := t.Annotations == nil || !t.Annotations.ReadOnlyHint
+	mcp.AddTool(s.srv, t, tool(s, t.Name, granted(s, write, fn)))
+}
+
+// granted checks every call's namespace against the server's grant
+// (Options.Grant) before fn runs: read-only tools need read access, the
+// others write access. It is the one place tools are checked, so a tool
+// added later cannot forget it; every tool's input has a Namespace field
+// (TestTools_namespaceChecked).
+func granted[In, Out any](s *Server, write bool, fn func(ctx context.Context, in In) (Out, error)) func(ctx context.Context, in In) (Out, error) {
+	g := s.opts.Grant
+	if g == nil {
+		return fn
+	}
+	return func(ctx context.Context, in In) (Out, error) {
+		if err := g.Check(s.namespace(namespaceOf(in)), write); err != nil {
+			var zero Out
+			return zero, err
+		}
+		return fn(holomem.WithGrant(ctx, g), in)
+	}
+}
+
+// namespaceOf returns the Namespace field of a tool's input ("" when the
+// input has none, which the default namespace then stands for).
+func namespaceOf(in any) string {
+	v := reflect.ValueOf(in)
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return ""
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return ""
+	}
+	if f := v.FieldByName("Namespace"); f.IsValid() && f.Kind() == reflect.String {
+		return f.String()
+	}
+	return ""
 }
 
 // readOnly marks tools that change nothing.

@@ -27,6 +27,9 @@ func (m *Memory) Probe(ctx context.Context, namespace, entity string, limit int)
 // Reason returns the facts that involve all the entities first: each fact's
 // score is the minimum over the entities of its probe score.
 func (m *Memory) Reason(ctx context.Context, namespace string, entities []string, limit int) ([]holomem.Hit, error) {
+	if err := allow(ctx, namespace, false); err != nil {
+		return nil, err
+	}
 	hits, err := m.reason(ctx, namespace, entities, limit, false)
 	if err == nil {
 		attachSnippets(hits, text.QueryStems(strings.Join(entities, " ")))
@@ -268,6 +271,9 @@ func (m *Memory) linkedToAll(ctx context.Context, namespace string, entities []s
 // fact that holds it, the fact's vector is unbound from ROLE_ENTITY and
 // cleaned up against the entities of those facts.
 func (m *Memory) Related(ctx context.Context, namespace, entity string, limit int) ([]holomem.EntityHit, error) {
+	if err := allow(ctx, namespace, false); err != nil {
+		return nil, err
+	}
 	return m.related(ctx, namespace, entity, limit, false)
 }
 

@@ -12,6 +12,13 @@ import (
 // around the start breadth first with one indexed lookup per node (bounded
 // by the neighbourhood limits), never every edge of the namespace.
 func (m *Memory) Chain(ctx context.Context, id int64, kinds []holomem.EdgeKind, depth int) ([]holomem.ChainStep, error) {
+	if g := holomem.GrantFrom(ctx); g != nil {
+		if f, err := m.store.FindFactByID(ctx, id); err == nil {
+			if err := allow(ctx, f.Namespace, false); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if _, err := m.store.FindFactByID(ctx, id); err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}

@@ -10,6 +10,12 @@ import (
 // Link implements [holomem.Memory.Link]: the one place hand-made edges are
 // checked, whichever door (CLI, HTTP, MCP) they come through.
 func (m *Memory) Link(ctx context.Context, namespace string, e *holomem.Edge) (bool, error) {
+	if err := allow(ctx, namespace, true); err != nil {
+		return false, err
+	}
+	if err := m.allowFacts(ctx, e.From, e.To); err != nil {
+		return false, err
+	}
 	if e.Origin == "" {
 		e.Origin = holomem.OriginUser
 	}
@@ -28,6 +34,12 @@ func (m *Memory) Link(ctx context.Context, namespace string, e *holomem.Edge) (b
 
 // Unlink implements [holomem.Memory.Unlink].
 func (m *Memory) Unlink(ctx context.Context, namespace string, from, to int64, kind holomem.EdgeKind) error {
+	if err := allow(ctx, namespace, true); err != nil {
+		return err
+	}
+	if err := m.allowFacts(ctx, from, to); err != nil {
+		return err
+	}
 	if err := holomem.ValidateUnlink(kind); err != nil {
 		return fmt.Errorf("unlink %d -> %d: %w", from, to, err)
 	}

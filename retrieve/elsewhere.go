@@ -43,8 +43,11 @@ func (m *Memory) elsewhere(ctx context.Context, searched, query string, opts []h
 	sort.Strings(nss)
 	var out []holomem.NamespaceMatches
 	n := 0
+	// A caller scoped to some namespaces hears only of those: telling it
+	// that another tenant's facts match a word would let it probe them.
+	grant := holomem.GrantFrom(ctx)
 	for _, ns := range nss {
-		if ns == searched {
+		if ns == searched || !grant.CanRead(ns) {
 			continue
 		}
 		if n++; n > maxElsewhereNamespaces {

@@ -21,6 +21,11 @@ import (
 // should use [Memory.ImportBatches], which prepares one batch while the one
 // before is written.
 func (m *Memory) Import(ctx context.Context, facts []*holomem.Fact) ([]bool, error) {
+	for _, f := range facts {
+		if err := allow(ctx, f.Namespace, true); err != nil {
+			return nil, err
+		}
+	}
 	write, err := m.prepareImport(ctx, facts)
 	if err != nil {
 		return nil, err

@@ -394,6 +394,9 @@ func declaresAlias(content string) bool {
 // likely contradictions found before the write.
 func (m *Memory) Remember(ctx context.Context, f *holomem.Fact) (*holomem.Remembered, error) {
 	f.Normalize()
+	if err := allow(ctx, f.Namespace, true); err != nil {
+		return nil, err
+	}
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
@@ -501,6 +504,9 @@ func dropID(hits []holomem.Hit, id int64) []holomem.Hit {
 // Update changes a fact; a content change re-derives the HRR vector and the
 // embedding.
 func (m *Memory) Update(ctx context.Context, id int64, upd holomem.FactUpdate) (*holomem.Fact, error) {
+	if err := m.allowFacts(ctx, id); err != nil {
+		return nil, err
+	}
 	if err := upd.Validate(); err != nil {
 		return nil, err
 	}
@@ -538,6 +544,9 @@ func (m *Memory) Update(ctx context.Context, id int64, upd holomem.FactUpdate) (
 
 // Forget deletes a fact and drops it from the in-memory indexes.
 func (m *Memory) Forget(ctx context.Context, id int64) error {
+	if err := m.allowFacts(ctx, id); err != nil {
+		return err
+	}
 	f, err := m.store.FindFactByID(ctx, id)
 	if err != nil {
 		return err
@@ -554,11 +563,17 @@ func (m *Memory) Forget(ctx context.Context, id int64) error {
 
 // Feedback records a helpful or unhelpful vote.
 func (m *Memory) Feedback(ctx context.Context, id int64, helpful bool) (*holomem.Fact, error) {
+	if err := m.allowFacts(ctx, id); err != nil {
+		return nil, err
+	}
 	return m.store.RecordFeedback(ctx, id, helpful)
 }
 
 // Supersede records that newer replaces older; older leaves recall.
 func (m *Memory) Supersede(ctx context.Context, older, newer int64) error {
+	if err := m.allowFacts(ctx, older, newer); err != nil {
+		return err
+	}
 	if older == newer {
 		return fmt.Errorf("supersede %d with %d: %w: a fact cannot replace itself", older, newer, holomem.ErrInvalid)
 	}

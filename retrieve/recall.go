@@ -32,6 +32,9 @@ type candidate struct {
 // count is best-effort (see [Options.RetrievalFlush]) and never fails recall.
 func (m *Memory) Recall(ctx context.Context, q holomem.Query) (*holomem.Result, error) {
 	q.Normalize()
+	if err := allow(ctx, q.Namespace, false); err != nil {
+		return nil, err
+	}
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,9 @@ import (
 // index, without running a query. With a model it loads the vector index
 // if it is not loaded yet.
 func (m *Memory) Status(ctx context.Context, namespace string) (*holomem.Status, error) {
+	if err := allow(ctx, namespace, false); err != nil {
+		return nil, err
+	}
 	st, err := m.store.Stats(ctx, namespace)
 	if err != nil {
 		return nil, fmt.Errorf("status: %w", err)

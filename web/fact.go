@@ -98,6 +98,9 @@ func (s *Server) handleListFacts(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ns := s.namespace(r, "")
+	if err := allowNS(r.Context(), ns); err != nil {
+		return err
+	}
 	filter := holomem.FactFilter{Namespace: &ns, Offset: offset, Limit: limit, IncludeSuperseded: superseded}
 	q := r.URL.Query()
 	for name, dst := range map[string]**string{"category": &filter.Category, "tag": &filter.Tag, "source": &filter.Source} {

@@ -199,7 +199,11 @@ func (s *Server) handleReason(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.store.Stats(r.Context(), s.namespace(r, ""))
+	ns := s.namespace(r, "")
+	if err := allowNS(r.Context(), ns); err != nil {
+		return err
+	}
+	st, err := s.store.Stats(r.Context(), ns)
 	if err != nil {
 		return fmt.Errorf("stats: %w", err)
 	}

@@ -62,6 +62,14 @@ type Options struct {
 	// MCP, when set, is served at /mcp (and below) behind the same token
 	// check; mcpserver.Server.Handler provides it.
 	MCP http.Handler
+	// Grants are scoped client tokens (tenants): each reads, and with its
+	// Write right changes, only its namespaces, on the API and over MCP;
+	// the web UI stays the server token's. They need Token to be set.
+	Grants []TokenGrant
+	// MCPFor makes the MCP handler of a scoped token: an mcpserver.Server
+	// with that grant (mcpserver.Options.Grant). Without it, scoped tokens
+	// get no MCP.
+	MCPFor func(g *holomem.Grant) http.Handler
 	// Logger receives internal errors, which clients never see; nil means
 	// slog.Default().
 	Logger *slog.Logger
@@ -109,6 +117,8 @@ type Server struct {
 	// proxies are Options.TrustedProxies parsed; logins throttles /login.
 	proxies []netip.Prefix
 	logins  *loginLimiter
+	// tenants are Options.Grants.
+	tenants *tenants
 }
 
 // NewServer returns the API handler. mem answers every memory operation;
@@ -125,6 +135,7 @@ func NewServer(mem holomem.Memory, store Reader, opts Options) *Server {
 		s.log = slog.Default()
 	}
 	s.tokenSum = sha256.Sum256([]byte(opts.Token))
+	s.tenants = newTenants(opts.Grants)
 	s.logins = newLoginLimiter()
 	// A bad entry is refused by ValidateOptions at start; here it is
 	// left out (no proxy is trusted by mistake).
@@ -165,8 +176,8 @@ func (s *Server) routes() {
 	m.Handle("GET /api/stats", s.auth(s.handleStats))
 
 	if s.opts.MCP != nil {
-		m.Handle("/mcp", s.authHandler(s.opts.MCP))
-		m.Handle("/mcp/", s.authHandler(s.opts.MCP))
+		m.Handle("/mcp", s.mcpHandler())
+		m.Handle("/mcp/", s.mcpHandler())
 	}
 }
 
@@ -286,16 +297,47 @@ func (s *Server) authHandler(h http.Handler) http.Handler {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok, ok := bearerToken(r.Header.Get("Authorization"))
-		sum := sha256.Sum256([]byte(tok))
-		if !ok || subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) != 1 {
+		g, ok := s.presented(r)
+		if !ok {
 			closeIfBody(w, r)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="holomem"`)
 			s.writeError(w, r, errUnauthorized)
 			return
 		}
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(w, r.WithContext(withRequest(r.Context(), r, g)))
 	})
+}
+
+// presented checks the request's bearer token: the server token (grant
+// nil: every right) or a scoped one (its grant).
+func (s *Server) presented(r *http.Request) (*holomem.Grant, bool) {
+	tok, ok := bearerToken(r.Header.Get("Authorization"))
+	if !ok {
+		return nil, false
+	}
+	sum := sha256.Sum256([]byte(tok))
+	if subtle.ConstantTimeCompare(sum[:], s.tokenSum[:]) == 1 {
+		return nil, true
+	}
+	g := s.tenants.grantOf(sum)
+	return g, g != nil
+}
+
+// mcpHandler serves /mcp: the server's MCP for the server token, a scoped
+// token's own (made by Options.MCPFor) for a tenant.
+func (s *Server) mcpHandler() http.Handler {
+	return s.authHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g := holomem.GrantFrom(r.Context())
+		if g == nil {
+			s.opts.MCP.ServeHTTP(w, r)
+			return
+		}
+		if s.opts.MCPFor == nil {
+			s.writeError(w, r, fmt.Errorf("%w: MCP is not served to scoped tokens here", holomem.ErrForbidden))
+			return
+		}
+		s.tenants.mcpFor(g, s.opts.MCPFor).ServeHTTP(w, r)
+	}))
 }
 
 // closeIfBody makes a refusal close the connection when the request has a
@@ -378,6 +420,7 @@ var errorCodes = []struct {
 	{holomem.ErrStorageFull, http.StatusInsufficientStorage, "storage_full"},
 	{holomem.ErrStoreMoved, http.StatusServiceUnavailable, "store_moved"},
 	{holomem.ErrUnavailable, http.StatusServiceUnavailable, "unavailable"},
+	{holomem.ErrForbidden, http.StatusForbidden, "forbidden"},
 	{errBadRequest, http.StatusBadRequest, "bad_request"},
 	{errTooLarge, http.StatusRequestEntityTooLarge, "too_large"},
 	{errUnauthorized, http.StatusUnauthorized, "unauthorized"},
@@ -530,12 +573,19 @@ func (s *Server) namespace(r *http.Request, body string) string {
 			return ns
 		}
 	}
+	// A scoped token's default is its own namespace.
+	if g := holomem.GrantFrom(r.Context()); g != nil && !g.CanRead(s.opts.Namespace) && g.Namespaces[0] != "*" {
+		return g.Namespaces[0]
+	}
 	return s.opts.Namespace
 }
 
 // factIn loads a fact and checks that it lives in namespace ns; a fact of
 // another namespace is not found, so nothing leaks across namespaces.
 func (s *Server) factIn(ctx context.Context, ns string, id int64) (*holomem.Fact, error) {
+	if err := allowNS(ctx, ns); err != nil {
+		return nil, err
+	}
 	f, err := s.store.FindFactByID(ctx, id)
 	if err != nil {
 		return nil, err // the store's error names the id

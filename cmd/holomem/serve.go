@@ -22,6 +22,7 @@ import (
 func (a *app) serveCmd() *cobra.Command {
 	var addr string
 	var trustedProxies []string
+	var tokenFile string
 	var refresh time.Duration
 	var backupEvery time.Duration
 	var backupKeep int
@@ -69,6 +70,22 @@ a private Unix socket (--hook-socket=false: they recall on their own).`,
 			tightenGC()
 			mcpSrv := mcpserver.New(m, m.Store(), mcpserver.Options{Namespace: a.ns(), Version: version, Logger: log})
 			opts := web.Options{Token: token, Namespace: a.ns(), MCP: mcpSrv.Handler(), Logger: log, Version: version, TrustedProxies: trustedProxies}
+			if tokenFile != "" {
+				if token == "" {
+					return usagef("--tokens needs $HOLOMEM_TOKEN too: the server token keeps every right (the web UI), the file's tokens are scoped")
+				}
+				if opts.Grants, err = web.ReadTokenGrants(tokenFile); err != nil {
+					return err
+				}
+				opts.MCPFor = func(g *holomem.Grant) http.Handler {
+					ns := a.ns()
+					if !g.CanRead(ns) {
+						ns = g.Namespaces[0]
+					}
+					return mcpserver.New(m, m.Store(), mcpserver.Options{Namespace: ns, Grant: g, Version: version, Logger: log}).Handler()
+				}
+				log.Info("scoped tokens", "count", len(opts.Grants))
+			}
 			if hc, ok := m.Store().(holomem.HealthChecker); ok {
 				opts.Health = hc.Health
 			}
@@ -98,6 +115,7 @@ a private Unix socket (--hook-socket=false: they recall on their own).`,
 	cmd.Flags().IntVar(&backupKeep, "backup-keep", 7, "backups to keep in --backup-dir (older ones are removed)")
 	cmd.Flags().StringVar(&backupDir, "backup-dir", "", "directory of periodic backups (default: backups/ beside the database)")
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7777", "listen address")
+	cmd.Flags().StringVar(&tokenFile, "tokens", "", "JSON file of scoped client tokens: [{\"token\": ..., \"namespaces\": [...], \"write\": true}] (needs $HOLOMEM_TOKEN)")
 	cmd.Flags().StringSliceVar(&trustedProxies, "trusted-proxy", nil, "address or CIDR of a reverse proxy whose X-Forwarded-Proto/-For are believed (Secure cookies behind a TLS proxy, /login throttling per client)")
 	cmd.Flags().DurationVar(&refresh, "refresh", time.Minute, "sync the vectors with other processes' writes this often (0: never)")
 	cmd.Flags().BoolVar(&hookSocket, "hook-socket", true, "answer prompt hooks on this database over a private Unix socket")
