@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -26,115 +26,139 @@ const (
 		UNION ALL
 		(SELECT entity_id FROM entity_aliases WHERE namespace = $1 AND alias_key = $2)
 		LIMIT 1`
+	// qResolveEntityLateral is qResolveEntity for the columns u.ns and
+	// u.k of a batch's keys (linkEntitiesBulk).
+	qResolveEntityLateral = `(SELECT id, name FROM entities WHERE namespace = u.ns AND key = u.k)
+		UNION ALL
+		(SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
+		WHERE a.namespace = u.ns AND a.alias_key = u.k)
+		LIMIT 1`
 	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = $1 ORDER BY fact_id"
 )
 
-// linkEntities derives the entities of content, creates the missing ones
-// and their aliases, links them to the fact and returns their names in
-// order of appearance. A name that is an alias of a known entity links to
-// that entity.
-//
-// A recurring candidate (a rare lower-case word, see text.Extract) links
-// when its entity exists, and becomes one when text.MinTermFacts facts of
-// the namespace contain it: the earlier facts are linked then.
+// linkEntities derives the entities of content and links them to the
+// fact as sqlstore.LinkEntities decides, with wtx as its
+// sqlstore.EntityTx.
 func (w *wtx) linkEntities(factID int64, namespace, content string, tags []string) ([]string, error) {
-	return w.linkEntityList(factID, namespace, text.Extract(content, tags), nil)
+	return sqlstore.LinkEntities(w, factID, namespace, text.Extract(content, tags))
 }
 
-// linkEntityList links the extracted entities ents to the fact, after the
-// names it already has (linkEntitiesBulk links all but the terms).
-func (w *wtx) linkEntityList(factID int64, namespace string, ents []text.Entity, names []string) ([]string, error) {
-	linked := make(map[int64]bool)
-	for _, e := range ents {
-		key := text.EntityKey(e.Name)
-		if key == "" {
-			continue
-		}
-		ck := entityCacheKey{namespace, key}
-		ref, cached := w.entities[ck]
-		id, name := ref.id, ref.name
-		if !cached {
-			var err error
-			if id, name, err = w.resolveEntity(namespace, key); err != nil {
-				return nil, err
-			}
-		}
-		var others []int64 // facts to link when a term becomes an entity
-		if id == 0 && e.Kind == text.EntityTerm {
-			var err error
-			if others, err = w.termFacts(namespace, key, factID); err != nil {
-				return nil, err
-			}
-			if e.Recurring && len(others)+1 < text.MinTermFacts {
-				continue
-			}
-		}
-		if id == 0 && e.Recurring && e.Kind != text.EntityTerm {
-			continue // a sentence opener names only a known entity
+// ResolveEntity implements sqlstore.EntityTx from w.entities and
+// w.absent (filled by linkEntitiesBulk), asking the database what
+// neither knows.
+func (w *wtx) ResolveEntity(namespace, key string) (int64, string, error) {
+	ck := entityCacheKey{namespace, key}
+	if ref, ok := w.entities[ck]; ok {
+		return ref.id, ref.name, nil
+	}
+	if w.absent[ck] {
+		return 0, "", nil
+	}
+	id, name, err := w.resolveEntity(namespace, key)
+	if err != nil || id == 0 {
+		return 0, "", err
+	}
+	w.cacheEntity(ck, id, name)
+	return id, name, nil
+}
+
+func (w *wtx) cacheEntity(ck entityCacheKey, id int64, name string) {
+	if w.entities == nil {
+		w.entities = make(map[entityCacheKey]entityRef)
+	}
+	w.entities[ck] = entityRef{id, name}
+}
+
+// CreateEntity implements sqlstore.EntityTx. A concurrent writer may
+// create the same entity: the loser of the race resolves the winner's.
+func (w *wtx) CreateEntity(namespace, name, key string) (int64, string, error) {
+	var id int64
+	err := w.queryRow(`INSERT INTO entities (namespace, name, key) VALUES ($1, $2, $3)
+		ON CONFLICT (namespace, key) DO NOTHING RETURNING id`, namespace, name, key).Scan(&id)
+	switch {
+	case err == nil:
+	case errors.Is(err, pgx.ErrNoRows):
+		if id, name, err = w.resolveEntity(namespace, key); err != nil {
+			return 0, "", err
 		}
 		if id == 0 {
-			// A concurrent writer may create the same entity: the loser
-			// of the race resolves the winner's.
-			err := w.queryRow(`INSERT INTO entities (namespace, name, key) VALUES ($1, $2, $3)
-				ON CONFLICT (namespace, key) DO NOTHING RETURNING id`, namespace, e.Name, key).Scan(&id)
-			switch {
-			case err == nil:
-				name = e.Name
-			case errors.Is(err, pgx.ErrNoRows):
-				if id, name, err = w.resolveEntity(namespace, key); err != nil {
-					return nil, err
-				}
-				if id == 0 {
-					return nil, fmt.Errorf("create entity %q: %w", e.Name, errConcurrentEntity)
-				}
-			default:
-				return nil, fmt.Errorf("create entity %q: %w", e.Name, err)
-			}
+			return 0, "", errConcurrentEntity
 		}
-		if w.entities == nil {
-			w.entities = make(map[entityCacheKey]entityRef)
-		}
-		w.entities[ck] = entityRef{id, name}
-		for _, a := range e.Aliases {
-			ak := text.EntityKey(a)
-			if ak == "" || ak == key {
-				continue
-			}
-			if _, err := w.exec("INSERT INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", id, namespace, a, ak); err != nil {
-				return nil, fmt.Errorf("create alias %q: %w", a, err)
-			}
-		}
-		if len(others) > 0 {
-			if err := w.promoteTerm(key, id, others); err != nil {
-				return nil, err
-			}
-		}
-		if linked[id] || slices.Contains(names, name) {
-			continue
-		}
-		linked[id] = true
-		if _, err := w.exec("INSERT INTO fact_entities (fact_id, entity_id, pos) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", factID, id, len(names)); err != nil {
-			return nil, fmt.Errorf("link entity %q: %w", e.Name, err)
-		}
-		names = append(names, name)
+	default:
+		return 0, "", err
 	}
-	return names, nil
+	ck := entityCacheKey{namespace, key}
+	delete(w.absent, ck)
+	w.cacheEntity(ck, id, name)
+	return id, name, nil
 }
 
-// termFacts returns the ids of the namespace's facts other than except
-// whose tsvector holds the term key (a single lower-case word), newest
-// first: the namespace's document frequency of the word.
-func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
-	toks := text.Tokens(key)
-	if len(toks) != 1 || toks[0] != key {
-		return nil, nil // "docker-compose", "--dry-run": not one lexeme
+// AddAlias implements sqlstore.EntityTx.
+func (w *wtx) AddAlias(id int64, namespace, alias, aliasKey string) error {
+	if _, err := w.exec("INSERT INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", id, namespace, alias, aliasKey); err != nil {
+		return err
+	}
+	delete(w.absent, entityCacheKey{namespace, aliasKey})
+	return nil
+}
+
+// LinkFact implements sqlstore.EntityTx. A batch (w.links not nil) keeps
+// the rows for flushLinks, which writes them in one statement before
+// anything reads fact_entities; otherwise they are written now.
+func (w *wtx) LinkFact(factID int64, ids []int64) error {
+	if w.links == nil {
+		var b linkRows
+		b.add(factID, ids)
+		return w.writeLinks(&b)
+	}
+	w.links.add(factID, ids)
+	return nil
+}
+
+// linkRows are fact_entities rows to insert, as columns.
+type linkRows struct {
+	fact, entity []int64
+	pos          []int32
+}
+
+func (b *linkRows) add(factID int64, ids []int64) {
+	for i, id := range ids {
+		b.fact, b.entity, b.pos = append(b.fact, factID), append(b.entity, id), append(b.pos, int32(i))
+	}
+}
+
+// flushLinks writes the rows LinkFact kept, if any.
+func (w *wtx) flushLinks() error {
+	if w.links == nil || len(w.links.fact) == 0 {
+		return nil
+	}
+	if err := w.writeLinks(w.links); err != nil {
+		return err
+	}
+	*w.links = linkRows{}
+	return nil
+}
+
+func (w *wtx) writeLinks(b *linkRows) error {
+	_, err := w.exec(`INSERT INTO fact_entities (fact_id, entity_id, pos)
+		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[]) ON CONFLICT DO NOTHING`, b.fact, b.entity, b.pos)
+	return err
+}
+
+// TermFacts implements sqlstore.EntityTx: the facts whose tsvector holds
+// the term's token, newest first, but for the facts of a batch not linked
+// yet (w.unlinked), which a one-by-one import would not have stored.
+func (w *wtx) TermFacts(namespace, key string, except int64) ([]int64, error) {
+	tok, ok := sqlstore.TermToken(key)
+	if !ok {
+		return nil, nil
 	}
 	var q strings.Builder
-	writeLexeme(&q, key)
+	writeLexeme(&q, lexeme(tok))
 	rows, err := w.query("SELECT id FROM fact_search WHERE namespace = $1 AND fts @@ $2::tsquery AND id <> $3 ORDER BY id DESC",
 		namespace, q.String(), except)
 	if err != nil {
-		return nil, fmt.Errorf("term %q: %w", key, err)
+		return nil, err
 	}
 	defer rows.Close()
 	var ids []int64
@@ -143,17 +167,18 @@ func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
 		if err := rows.Scan(&id); err != nil {
 			return nil, err
 		}
-		ids = append(ids, id)
+		if !w.unlinked[id] {
+			ids = append(ids, id)
+		}
 	}
 	return ids, rows.Err()
 }
 
-// promoteTerm links the facts ids (found by termFacts) that mention the new
-// term entity id, as extracting their entities confirms.
-func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
+// PromoteTerm implements sqlstore.EntityTx.
+func (w *wtx) PromoteTerm(key string, id int64, ids []int64) error {
 	rows, err := w.query("SELECT id, content, tags FROM facts WHERE id = ANY($1::bigint[]) ORDER BY id", ids)
 	if err != nil {
-		return fmt.Errorf("promote %q: %w", key, err)
+		return err
 	}
 	var link []int64
 	for rows.Next() {
@@ -163,11 +188,8 @@ func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 			rows.Close()
 			return err
 		}
-		for _, e := range text.Extract(content, rowcodec.SplitTags(tags)) {
-			if text.EntityKey(e.Name) == key {
-				link = append(link, fid)
-				break
-			}
+		if sqlstore.Mentions(text.Extract(content, rowcodec.SplitTags(tags)), key) {
+			link = append(link, fid)
 		}
 	}
 	rows.Close()
@@ -177,12 +199,13 @@ func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 	if len(link) == 0 {
 		return nil
 	}
-	if _, err := w.exec(`INSERT INTO fact_entities (fact_id, entity_id, pos)
-		SELECT f, $2, (SELECT count(*) FROM fact_entities WHERE fact_id = f) FROM unnest($1::bigint[]) AS u(f)
-		ON CONFLICT DO NOTHING`, link, id); err != nil {
-		return fmt.Errorf("promote %q: %w", key, err)
+	if err := w.flushLinks(); err != nil { // the positions count them
+		return err
 	}
-	return nil
+	_, err = w.exec(`INSERT INTO fact_entities (fact_id, entity_id, pos)
+		SELECT f, $2, (SELECT count(*) FROM fact_entities WHERE fact_id = f) FROM unnest($1::bigint[]) AS u(f)
+		ON CONFLICT DO NOTHING`, link, id)
+	return err
 }
 
 // errConcurrentEntity is an entity created and deleted by other
@@ -487,6 +510,7 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 // name; the others' links and aliases move to it).
 func (w *wtx) rekeyEntities() error {
 	clear(w.entities)
+	clear(w.absent)
 	type ent struct {
 		id            int64
 		ns, name, key string

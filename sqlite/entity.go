@@ -12,6 +12,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -30,92 +31,78 @@ const (
 	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = ? ORDER BY fact_id"
 )
 
-// linkEntities creates the missing entities of ents (extractEntities of
-// the fact's content and tags) and their aliases, links them to the fact
-// and returns their names in order of appearance. A name that is an alias
-// of a known entity links to that entity. A recurring candidate (a rare
-// lower-case word, see text.Extract) links when its entity exists, and
-// becomes one when text.MinTermFacts facts of the namespace contain it: the
-// earlier facts are linked then (promoteTerm).
+// linkEntities links the fact to its entities ents (extractEntities of
+// its content and tags) as sqlstore.LinkEntities decides, with wtx as its
+// sqlstore.EntityTx: answers come from the transaction's caches (see
+// linkCache) where it can, and the links of one fact are one statement.
 func (w *wtx) linkEntities(factID int64, namespace string, ents []text.Entity) ([]string, error) {
-	var names []string
-	var links []any // (fact, entity, pos) rows of one insert
-	linked := make(map[int64]bool)
 	delete(w.link.keys, factID) // its content may have changed
-	for _, e := range ents {
-		key := entityKey(e.Name)
-		if key == "" {
-			continue
-		}
-		ck := entityCacheKey{namespace, key}
-		ref, cached := w.entities[ck]
-		id, name := ref.id, ref.name
-		if !cached && !w.link.absent[ck] {
-			var err error
-			if id, name, err = w.resolveEntity(namespace, key); err != nil {
-				return nil, err
-			}
-			if id == 0 {
-				w.link.noteAbsent(ck)
-			}
-		}
-		var others []int64 // facts to link when a term becomes an entity
-		if id == 0 && e.Kind == text.EntityTerm {
-			var err error
-			if others, err = w.termFacts(namespace, key, factID); err != nil {
-				return nil, err
-			}
-			if e.Recurring && len(others)+1 < text.MinTermFacts {
-				w.link.notePending(ck, factID)
-				continue
-			}
-		}
-		if id == 0 && e.Recurring && e.Kind != text.EntityTerm {
-			continue // a sentence opener names only a known entity
-		}
-		if id == 0 {
-			res, err := w.exec("INSERT INTO entities (namespace, name, key) VALUES (?, ?, ?)", namespace, e.Name, key)
-			if err != nil {
-				return nil, fmt.Errorf("create entity %q: %w", e.Name, err)
-			}
-			if id, err = res.LastInsertId(); err != nil {
-				return nil, err
-			}
-			name = e.Name
-			delete(w.link.absent, ck)
-		}
-		if w.entities == nil {
-			w.entities = make(map[entityCacheKey]entityRef)
-		}
-		w.entities[ck] = entityRef{id, name}
-		for _, a := range e.Aliases {
-			ak := entityKey(a)
-			if ak == "" || ak == key {
-				continue
-			}
-			if _, err := w.exec("INSERT OR IGNORE INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES (?, ?, ?, ?)", id, namespace, a, ak); err != nil {
-				return nil, fmt.Errorf("create alias %q: %w", a, err)
-			}
-			delete(w.link.absent, entityCacheKey{namespace, ak})
-		}
-		if len(others) > 0 {
-			if err := w.promoteTerm(key, id, others); err != nil {
-				return nil, err
-			}
-		}
-		if linked[id] {
-			continue
-		}
-		linked[id] = true
-		links = append(links, factID, id, len(names))
-		names = append(names, name)
+	return sqlstore.LinkEntities(w, factID, namespace, ents)
+}
+
+// ResolveEntity implements sqlstore.EntityTx from w.entities and
+// w.link.absent, asking the database what neither knows.
+func (w *wtx) ResolveEntity(namespace, key string) (int64, string, error) {
+	ck := entityCacheKey{namespace, key}
+	if ref, ok := w.entities[ck]; ok {
+		return ref.id, ref.name, nil
 	}
-	if len(links) > 0 {
-		if _, err := w.exec(qLinkEntities(len(names)), links...); err != nil {
-			return nil, fmt.Errorf("link entities %q: %w", names, err)
-		}
+	if w.link.absent[ck] {
+		return 0, "", nil
 	}
-	return names, nil
+	id, name, err := w.queryEntity(namespace, key)
+	if err != nil {
+		return 0, "", err
+	}
+	if id == 0 {
+		w.link.noteAbsent(ck)
+		return 0, "", nil
+	}
+	w.cacheEntity(ck, id, name)
+	return id, name, nil
+}
+
+func (w *wtx) cacheEntity(ck entityCacheKey, id int64, name string) {
+	if w.entities == nil {
+		w.entities = make(map[entityCacheKey]entityRef)
+	}
+	w.entities[ck] = entityRef{id, name}
+}
+
+// CreateEntity implements sqlstore.EntityTx. No other writer can create
+// it meanwhile: the transaction holds the write lock.
+func (w *wtx) CreateEntity(namespace, name, key string) (int64, string, error) {
+	res, err := w.exec("INSERT INTO entities (namespace, name, key) VALUES (?, ?, ?)", namespace, name, key)
+	if err != nil {
+		return 0, "", err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, "", err
+	}
+	ck := entityCacheKey{namespace, key}
+	delete(w.link.absent, ck)
+	w.cacheEntity(ck, id, name)
+	return id, name, nil
+}
+
+// AddAlias implements sqlstore.EntityTx.
+func (w *wtx) AddAlias(id int64, namespace, alias, aliasKey string) error {
+	if _, err := w.exec("INSERT OR IGNORE INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES (?, ?, ?, ?)", id, namespace, alias, aliasKey); err != nil {
+		return err
+	}
+	delete(w.link.absent, entityCacheKey{namespace, aliasKey})
+	return nil
+}
+
+// LinkFact implements sqlstore.EntityTx in one statement.
+func (w *wtx) LinkFact(factID int64, ids []int64) error {
+	links := make([]any, 0, 3*len(ids))
+	for pos, id := range ids {
+		links = append(links, factID, id, pos)
+	}
+	_, err := w.exec(qLinkEntities(len(ids)), links...)
+	return err
 }
 
 // linkStatements caches qLinkEntities' statements by row count.
@@ -134,31 +121,30 @@ func qLinkEntities(n int) string {
 	return q
 }
 
-// termFacts returns the ids of the namespace's facts other than except
-// that hold the term key (a single lower-case word): this transaction's
-// (w.link.pending) and the committed ones, from the full-text index
-// through the read pool. The index holds every token, so this is the
-// namespace's document frequency of the word. The write transaction never
-// queries FTS5 itself: a query there flushes the index's pending inserts,
-// which made bulk imports 2-3x slower. The committed answer is kept for
-// the rest of the transaction (see linkCache).
-func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
-	toks := text.Tokens(key)
-	if strings.ContainsAny(key, " \"") || len(toks) != 1 {
-		return nil, nil // "docker-compose", "--dry-run": not one index token
+// TermFacts implements sqlstore.EntityTx: the facts this transaction
+// stored before except (w.link's own index of their words) and the
+// committed ones, from the full-text index through the read pool. The
+// write transaction never queries FTS5 itself: a query there flushes the
+// index's pending inserts, which made bulk imports 2-3x slower. The
+// committed answer is kept for the rest of the transaction (see
+// linkCache).
+func (w *wtx) TermFacts(namespace, key string, except int64) ([]int64, error) {
+	tok, ok := sqlstore.TermToken(key)
+	if !ok {
+		return nil, nil
 	}
 	ck := entityCacheKey{namespace, key}
 	var ids []int64
-	for _, id := range w.link.pending[ck] {
+	for _, id := range w.link.ownFacts(namespace, tok) {
 		if id != except {
 			ids = append(ids, id)
 		}
 	}
 	committed, ok := w.link.committed[ck]
 	if !ok {
-		found, err := w.termMatches(namespace, toks[:1])
+		found, err := w.termMatches(namespace, []string{tok})
 		if err != nil {
-			return nil, fmt.Errorf("term %q: %w", key, err)
+			return nil, err
 		}
 		committed = found[0]
 		if w.link.committed == nil {
@@ -174,15 +160,14 @@ func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
 	return ids, nil
 }
 
-// promoteTerm links the facts ids (found by termFacts) that mention the new
-// term entity id, as extracting their entities confirms.
-func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
+// PromoteTerm implements sqlstore.EntityTx.
+func (w *wtx) PromoteTerm(key string, id int64, ids []int64) error {
 	for _, fid := range ids {
 		keys, ok := w.link.keys[fid]
 		if !ok {
 			var content, tags string
 			if err := w.queryRow("SELECT content, tags FROM facts WHERE id = ?", fid).Scan(&content, &tags); err != nil {
-				return fmt.Errorf("promote %q: %w", key, err)
+				return err
 			}
 			ents := extractEntities(content, rowcodec.SplitTags(tags))
 			w.link.noteKeys(fid, ents)
@@ -194,7 +179,7 @@ func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 		res, err := w.exec(`INSERT OR IGNORE INTO fact_entities (fact_id, entity_id, pos)
 			VALUES (?, ?, (SELECT count(*) FROM fact_entities WHERE fact_id = ?))`, fid, id, fid)
 		if err != nil {
-			return fmt.Errorf("promote %q: %w", key, err)
+			return err
 		}
 		if n, _ := res.RowsAffected(); n > 0 {
 			w.linked = append(w.linked, fid)
@@ -203,8 +188,8 @@ func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 	return nil
 }
 
-// resolveEntity finds the entity whose key or alias key is key; id 0 when none.
-func (w *wtx) resolveEntity(namespace, key string) (int64, string, error) {
+// queryEntity finds the entity whose key or alias key is key; id 0 when none.
+func (w *wtx) queryEntity(namespace, key string) (int64, string, error) {
 	var id int64
 	var name string
 	err := w.queryRow(qResolveEntity, namespace, key, namespace, key).Scan(&id, &name)

@@ -391,6 +391,7 @@ func (w *wtx) createFact(f *holomem.Fact, d *derived) (bool, error) {
 	}
 	f.SupersededBy = 0
 	w.fts = append(w.fts, ftsRow{id: f.ID, content: d.content, tags: d.tags, scope: liveScope(f.Namespace)})
+	w.link.noteOwn(f.ID, f.Namespace, d.content, d.tags)
 	if f.Entities, err = w.linkEntities(f.ID, f.Namespace, d.entities); err != nil {
 		return false, err
 	}
