@@ -195,6 +195,83 @@ func TestBackendsDeriveTheSame(t *testing.T) {
 	fa, ca := load(t, a, fs, plan)
 	fb, cb := load(t, b, fs, plan)
 	compare(t, a, b, fa, fb, ca, cb)
+	if t.Failed() {
+		return
+	}
+
+	// Relinking every fact (what an upgrade of the extractor runs) must
+	// derive the same on both.
+	for _, bk := range []backend{a, b} {
+		rl, ok := bk.store.(holomem.EntityRelinker)
+		if !ok {
+			t.Fatalf("%s: no RelinkEntities", bk.name)
+		}
+		for after := int64(0); ; {
+			last, err := rl.RelinkEntities(t.Context(), after, 700)
+			if err != nil {
+				t.Fatalf("%s: relink: %v", bk.name, err)
+			}
+			if last == 0 {
+				break
+			}
+			after = last
+		}
+	}
+	compareRelinked(t, a, b)
+}
+
+// compareRelinked compares the stored facts' entities and the entity
+// tables of a and b after RelinkEntities.
+func compareRelinked(t *testing.T, a, b backend) {
+	t.Helper()
+	ctx := t.Context()
+	var d diffs
+	x, _, err := a.store.FindFacts(ctx, holomem.FactFilter{IncludeSuperseded: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, _, err := b.store.FindFacts(ctx, holomem.FactFilter{IncludeSuperseded: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x) != len(y) {
+		t.Fatalf("after relinking: %s %d facts, %s %d", a.name, len(x), b.name, len(y))
+	}
+	for i := range x {
+		if x[i].ID != y[i].ID || !slices.Equal(x[i].Entities, y[i].Entities) {
+			d.add("entities after relinking", "id %d/%d %q:\n      %s %q\n      %s %q", x[i].ID, y[i].ID, x[i].Content, a.name, x[i].Entities, b.name, y[i].Entities)
+		}
+	}
+	for _, ns := range []string{"default", "team"} {
+		ea, err := a.store.FindEntities(ctx, ns, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eb, err := b.store.FindEntities(ctx, ns, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := func(es []*holomem.Entity) []string {
+			var out []string
+			for _, e := range es {
+				out = append(out, fmt.Sprintf("%s %d %q", e.Name, e.FactCount, e.Aliases))
+			}
+			slices.Sort(out)
+			return out
+		}
+		va, vb := view(ea), view(eb)
+		for _, s := range va {
+			if !slices.Contains(vb, s) {
+				d.add("entity table after relinking", "%s: only in %s: %s", ns, a.name, s)
+			}
+		}
+		for _, s := range vb {
+			if !slices.Contains(va, s) {
+				d.add("entity table after relinking", "%s: only in %s: %s", ns, b.name, s)
+			}
+		}
+	}
+	d.report(t)
 }
 
 func compare(t *testing.T, a, b backend, fa, fb []*holomem.Fact, ca, cb []bool) {
