@@ -574,19 +574,14 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 func (w *wtx) rekeyEntities() error {
 	clear(w.entities)
 	clear(w.link.absent)
-	type ent struct {
-		id       int64
-		ns, name string
-		key      string
-	}
 	rows, err := w.query("SELECT id, namespace, name, key FROM entities ORDER BY id")
 	if err != nil {
 		return err
 	}
-	var es []ent
+	var es []sqlstore.EntityRow
 	for rows.Next() {
-		var e ent
-		if err := rows.Scan(&e.id, &e.ns, &e.name, &e.key); err != nil {
+		var e sqlstore.EntityRow
+		if err := rows.Scan(&e.ID, &e.Namespace, &e.Name, &e.Key); err != nil {
 			rows.Close()
 			return err
 		}
@@ -596,45 +591,33 @@ func (w *wtx) rekeyEntities() error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	type nk struct{ ns, key string }
-	keep := map[nk]int64{}
-	for _, e := range es {
-		keep[nk{e.ns, e.key}] = e.id
-	}
-	for _, e := range es {
-		k := entityKey(e.name)
-		if k == e.key {
-			continue
-		}
-		if to, ok := keep[nk{e.ns, k}]; ok && to != e.id {
-			for _, q := range []string{
-				"UPDATE OR IGNORE fact_entities SET entity_id = ? WHERE entity_id = ?",
-				"UPDATE OR IGNORE entity_aliases SET entity_id = ? WHERE entity_id = ?",
-			} {
-				if _, err := w.exec(q, to, e.id); err != nil {
-					return fmt.Errorf("merge entity %q: %w", e.name, err)
-				}
-			}
-			if _, err := w.exec("DELETE FROM entities WHERE id = ?", e.id); err != nil {
-				return fmt.Errorf("merge entity %q: %w", e.name, err)
+	for _, st := range sqlstore.PlanRekey(es) {
+		if st.Into == 0 {
+			if _, err := w.exec("UPDATE entities SET key = ? WHERE id = ?", st.Key, st.ID); err != nil {
+				return fmt.Errorf("rekey entity %d: %w", st.ID, err)
 			}
 			continue
 		}
-		if _, err := w.exec("UPDATE entities SET key = ? WHERE id = ?", k, e.id); err != nil {
-			return fmt.Errorf("rekey entity %q: %w", e.name, err)
+		for _, q := range []string{
+			"UPDATE OR IGNORE fact_entities SET entity_id = ? WHERE entity_id = ?",
+			"UPDATE OR IGNORE entity_aliases SET entity_id = ? WHERE entity_id = ?",
+		} {
+			if _, err := w.exec(q, st.Into, st.ID); err != nil {
+				return fmt.Errorf("merge entity %d: %w", st.ID, err)
+			}
 		}
-		delete(keep, nk{e.ns, e.key})
-		keep[nk{e.ns, k}] = e.id
+		if _, err := w.exec("DELETE FROM entities WHERE id = ?", st.ID); err != nil {
+			return fmt.Errorf("merge entity %d: %w", st.ID, err)
+		}
 	}
 	rows, err = w.query("SELECT namespace, alias, alias_key FROM entity_aliases")
 	if err != nil {
 		return err
 	}
-	type al struct{ ns, alias, key string }
-	var as []al
+	var as []sqlstore.AliasRow
 	for rows.Next() {
-		var a al
-		if err := rows.Scan(&a.ns, &a.alias, &a.key); err != nil {
+		var a sqlstore.AliasRow
+		if err := rows.Scan(&a.Namespace, &a.Alias, &a.Key); err != nil {
 			rows.Close()
 			return err
 		}
@@ -644,11 +627,9 @@ func (w *wtx) rekeyEntities() error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	for _, a := range as {
-		if k := entityKey(a.alias); k != a.key {
-			if _, err := w.exec("UPDATE OR REPLACE entity_aliases SET alias_key = ? WHERE namespace = ? AND alias_key = ?", k, a.ns, a.key); err != nil {
-				return fmt.Errorf("rekey alias %q: %w", a.alias, err)
-			}
+	for _, a := range sqlstore.PlanAliasRekey(as) {
+		if _, err := w.exec("UPDATE OR REPLACE entity_aliases SET alias_key = ? WHERE namespace = ? AND alias_key = ?", a.NewKey, a.Namespace, a.Key); err != nil {
+			return fmt.Errorf("rekey alias %q: %w", a.Alias, err)
 		}
 	}
 	return nil
