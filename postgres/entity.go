@@ -302,43 +302,18 @@ func scanEntities(ctx context.Context, q querier, query string, qargs ...any) ([
 	if err != nil {
 		return nil, err
 	}
-	var out []*holomem.Entity
-	for rows.Next() {
-		var e holomem.Entity
-		if err := rows.Scan(&e.ID, &e.Namespace, &e.Name, &e.FactCount); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, &e)
-	}
+	out, err := sqlstore.Collect(rows, sqlstore.ScanEntity)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil || len(out) == 0 {
 		return nil, err
 	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	byID := make(map[int64]*holomem.Entity, len(out))
-	ids := make([]int64, 0, len(out))
-	for _, e := range out {
-		byID[e.ID] = e
-		ids = append(ids, e.ID)
-	}
 	rows, err = q.Query(ctx, `SELECT entity_id, alias FROM entity_aliases
-		WHERE entity_id = ANY($1::bigint[]) ORDER BY entity_id, alias_key`, ids)
+		WHERE entity_id = ANY($1::bigint[]) ORDER BY entity_id, alias_key`, sqlstore.EntityIDs(out))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var alias string
-		if err := rows.Scan(&id, &alias); err != nil {
-			return nil, err
-		}
-		byID[id].Aliases = append(byID[id].Aliases, alias)
-	}
-	return out, rows.Err()
+	return out, sqlstore.AddAliases(out, rows)
 }
 
 // FindEntity resolves a name or alias by its case-insensitive key (exact
@@ -515,17 +490,9 @@ func (w *wtx) rekeyEntities() error {
 	if err != nil {
 		return err
 	}
-	var es []sqlstore.EntityRow
-	for rows.Next() {
-		var e sqlstore.EntityRow
-		if err := rows.Scan(&e.ID, &e.Namespace, &e.Name, &e.Key); err != nil {
-			rows.Close()
-			return err
-		}
-		es = append(es, e)
-	}
+	es, err := sqlstore.Collect(rows, sqlstore.ScanEntityRow)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return err
 	}
 	for _, st := range sqlstore.PlanRekey(es) {
@@ -551,17 +518,9 @@ func (w *wtx) rekeyEntities() error {
 	if err != nil {
 		return err
 	}
-	var as []sqlstore.AliasRow
-	for rows.Next() {
-		var a sqlstore.AliasRow
-		if err := rows.Scan(&a.Namespace, &a.Alias, &a.Key); err != nil {
-			rows.Close()
-			return err
-		}
-		as = append(as, a)
-	}
+	as, err := sqlstore.Collect(rows, sqlstore.ScanAliasRow)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return err
 	}
 	for _, a := range sqlstore.PlanAliasRekey(as) {
