@@ -224,9 +224,8 @@ func (w *wtx) resolveEntity(namespace, key string) (int64, string, error) {
 	return id, name, err
 }
 
-// unlinkEntities removes a fact's entity links and returns the entity ids
-// it had, for pruneEntities.
-func (w *wtx) unlinkEntities(factID int64) ([]int64, error) {
+// UnlinkEntities implements sqlstore.RelinkTx.
+func (w *wtx) UnlinkEntities(factID int64) ([]int64, error) {
 	rows, err := w.query("DELETE FROM fact_entities WHERE fact_id = $1 RETURNING entity_id", factID)
 	if err != nil {
 		return nil, err
@@ -238,9 +237,8 @@ func (w *wtx) unlinkEntities(factID int64) ([]int64, error) {
 	return ids, nil
 }
 
-// pruneEntities deletes those of ids that no fact links any more (their
-// aliases cascade).
-func (w *wtx) pruneEntities(ids []int64) error {
+// PruneEntities implements sqlstore.RelinkTx (aliases cascade).
+func (w *wtx) PruneEntities(ids []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -438,39 +436,20 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 				return err
 			}
 		}
-		type row struct {
-			id            int64
-			ns, body, tag string
-		}
 		rows, err := w.query("SELECT id, namespace, content, tags FROM facts WHERE id > $1 ORDER BY id LIMIT $2", afterID, limit)
 		if err != nil {
 			return err
 		}
-		var facts []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.id, &r.ns, &r.body, &r.tag); err != nil {
-				rows.Close()
-				return err
-			}
-			facts = append(facts, r)
-		}
+		facts, err := sqlstore.Collect(rows, sqlstore.ScanFactText)
 		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err != nil {
 			return err
 		}
 		for _, f := range facts {
-			old, err := w.unlinkEntities(f.id)
-			if err != nil {
+			if _, err := sqlstore.Relink(w, f.ID, f.Namespace, f.Content, rowcodec.SplitTags(f.Tags)); err != nil {
 				return err
 			}
-			if _, err := w.linkEntities(f.id, f.ns, f.body, rowcodec.SplitTags(f.tag)); err != nil {
-				return err
-			}
-			if err := w.pruneEntities(old); err != nil {
-				return err
-			}
-			last = f.id
+			last = f.ID
 		}
 		return nil
 	})

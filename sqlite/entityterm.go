@@ -24,7 +24,7 @@ import (
 //   - absent: keys that resolve to no entity. Only this transaction can
 //     create entities and aliases (BEGIN IMMEDIATE), and linkEntities
 //     forgets a key when it creates an entity or alias with it;
-//     rekeyEntities forgets them all. Deleting entities (pruneEntities)
+//     rekeyEntities forgets them all. Deleting entities (PruneEntities)
 //     keeps an absent key absent.
 //   - committed: termFacts' committed facts holding a word, read through
 //     the read pool, which sees the last commit: no other writer can commit

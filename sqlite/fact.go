@@ -11,6 +11,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -663,18 +664,11 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 			}
 		}
 		if contentChanged {
-			old, err := w.unlinkEntities(id)
-			if err != nil {
-				return err
-			}
 			tags := cur.Tags
 			if upd.Tags != nil {
 				tags = *upd.Tags
 			}
-			if _, err := w.linkEntities(id, cur.Namespace, extractEntities(*upd.Content, tags)); err != nil {
-				return err
-			}
-			if err := w.pruneEntities(old); err != nil {
+			if _, err := sqlstore.Relink(w, id, cur.Namespace, *upd.Content, tags); err != nil {
 				return err
 			}
 		}
@@ -692,7 +686,7 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 // visible again. Returns ErrNotFound.
 func (s *Store) DeleteFact(ctx context.Context, id int64) error {
 	err := s.update(ctx, func(w *wtx) error {
-		old, err := w.unlinkEntities(id)
+		old, err := w.UnlinkEntities(id)
 		if err != nil {
 			return err
 		}
@@ -703,7 +697,7 @@ func (s *Store) DeleteFact(ctx context.Context, id int64) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("fact %d: %w", id, holomem.ErrNotFound)
 		}
-		return w.pruneEntities(old)
+		return w.PruneEntities(old)
 	})
 	if err != nil {
 		return fmt.Errorf("delete fact: %w", err)

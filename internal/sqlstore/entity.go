@@ -142,3 +142,41 @@ func Mentions(ents []text.Entity, key string) bool {
 	}
 	return false
 }
+
+// RelinkTx is an EntityTx that can also drop a fact's links and delete
+// the entities no fact links any more.
+type RelinkTx interface {
+	EntityTx
+	// UnlinkEntities removes the fact's links and returns the ids of the
+	// entities it had, for PruneEntities.
+	UnlinkEntities(factID int64) ([]int64, error)
+	// PruneEntities deletes those of ids that no fact links any more.
+	PruneEntities(ids []int64) error
+}
+
+// Relink derives a fact's entities again from its (new) content and tags:
+// its links are dropped, LinkEntities links them anew, and the entities
+// it no longer names that no other fact names are deleted.
+func Relink(tx RelinkTx, factID int64, namespace, content string, tags []string) ([]string, error) {
+	old, err := tx.UnlinkEntities(factID)
+	if err != nil {
+		return nil, err
+	}
+	names, err := LinkEntities(tx, factID, namespace, text.Extract(content, tags))
+	if err != nil {
+		return nil, err
+	}
+	return names, tx.PruneEntities(old)
+}
+
+// FactText is what relinking reads of a fact: its id, namespace, content
+// and tags column.
+type FactText struct {
+	ID                       int64
+	Namespace, Content, Tags string
+}
+
+// ScanFactText scans a row of (id, namespace, content, tags).
+func ScanFactText(r Rows, f *FactText) error {
+	return r.Scan(&f.ID, &f.Namespace, &f.Content, &f.Tags)
+}
