@@ -372,8 +372,7 @@ func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool, dupOf []int64
 	}
 	if len(wNS) > 0 {
 		// An entity's own key wins over an alias key (qResolveEntity).
-		rows, err := w.query(`SELECT u.ns, u.k, r.id, r.name FROM unnest($1::text[], $2::text[]) AS u(ns, k)
-			CROSS JOIN LATERAL (`+qResolveEntityLateral+`) r`, wNS, wKey)
+		rows, err := w.query(qResolveEntities, wNS, wKey)
 		if err != nil {
 			return nil, err
 		}
@@ -433,7 +432,7 @@ func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool, dupOf []int64
 
 // entityNames returns the names of the entities fact id links, in order.
 func (w *wtx) entityNames(id int64) ([]string, error) {
-	rows, err := w.query("SELECT e.name FROM fact_entities fe JOIN entities e ON e.id = fe.entity_id WHERE fe.fact_id = $1 ORDER BY fe.pos, e.id", id)
+	rows, err := w.query(qEntityNamesOfFact, id)
 	if err != nil {
 		return nil, err
 	}

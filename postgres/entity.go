@@ -26,13 +26,18 @@ const (
 		UNION ALL
 		(SELECT entity_id FROM entity_aliases WHERE namespace = $1 AND alias_key = $2)
 		LIMIT 1`
-	// qResolveEntityLateral is qResolveEntity for the columns u.ns and
-	// u.k of a batch's keys (linkEntitiesBulk).
-	qResolveEntityLateral = `(SELECT id, name FROM entities WHERE namespace = u.ns AND key = u.k)
+	// qResolveEntities is qResolveEntity for a batch's keys, namespaces in
+	// $1 and keys in $2 (linkEntitiesBulk).
+	qResolveEntities = `SELECT u.ns, u.k, r.id, r.name FROM unnest($1::text[], $2::text[]) AS u(ns, k)
+		CROSS JOIN LATERAL ((SELECT id, name FROM entities WHERE namespace = u.ns AND key = u.k)
 		UNION ALL
 		(SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
 		WHERE a.namespace = u.ns AND a.alias_key = u.k)
-		LIMIT 1`
+		LIMIT 1) r`
+	// qTermFacts finds the facts of a namespace holding a word (TermFacts).
+	qTermFacts = "SELECT id FROM fact_search WHERE namespace = $1 AND fts @@ $2::tsquery AND id <> $3 ORDER BY id DESC"
+	// qEntityNamesOfFact lists a fact's entity names in order.
+	qEntityNamesOfFact = "SELECT e.name FROM fact_entities fe JOIN entities e ON e.id = fe.entity_id WHERE fe.fact_id = $1 ORDER BY fe.pos, e.id"
 	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = $1 ORDER BY fact_id"
 )
 
@@ -155,8 +160,7 @@ func (w *wtx) TermFacts(namespace, key string, except int64) ([]int64, error) {
 	}
 	var q strings.Builder
 	writeLexeme(&q, lexeme(tok))
-	rows, err := w.query("SELECT id FROM fact_search WHERE namespace = $1 AND fts @@ $2::tsquery AND id <> $3 ORDER BY id DESC",
-		namespace, q.String(), except)
+	rows, err := w.query(qTermFacts, namespace, q.String(), except)
 	if err != nil {
 		return nil, err
 	}
