@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -16,10 +17,24 @@ import (
 func FoldDiacritics(tok string) string {
 	for i := 0; i < len(tok); i++ {
 		if tok[i] >= 0x80 {
+			if noLatinMarks(tok[i:]) && utf8.ValidString(tok) && norm.NFC.IsNormalString(tok) {
+				return tok // Cyrillic, CJK...: nothing to strip
+			}
 			return stripMarks(tok)
 		}
 	}
 	return tok
+}
+
+// noLatinMarks reports whether s has no Latin letter beyond ASCII and no
+// combining mark, so that stripMarks of it (NFC already) is s itself.
+func noLatinMarks(s string) bool {
+	for _, r := range s {
+		if r >= 0x80 && (unicode.Is(unicode.Latin, r) || unicode.Is(unicode.Mn, r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // stripMarks decomposes s and drops the combining marks that follow Latin
