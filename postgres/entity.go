@@ -38,7 +38,7 @@ const (
 	qTermFacts = "SELECT id FROM fact_search WHERE namespace = $1 AND fts @@ $2::tsquery AND id <> $3 ORDER BY id DESC"
 	// qEntityNamesOfFact lists a fact's entity names in order.
 	qEntityNamesOfFact = "SELECT e.name FROM fact_entities fe JOIN entities e ON e.id = fe.entity_id WHERE fe.fact_id = $1 ORDER BY fe.pos, e.id"
-	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = $1 ORDER BY fact_id"
+	qFactsOfEntity     = "SELECT fact_id FROM fact_entities WHERE entity_id = $1 ORDER BY fact_id"
 )
 
 // linkEntities derives the entities of content and links them to the
