@@ -402,7 +402,7 @@ func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string
 // the entity it stands for.
 func (s *Store) EntityAliases(ctx context.Context, namespace string) (map[string]string, error) {
 	namespace = defaultNamespace(namespace)
-	out := map[string]string{}
+	var out map[string]string
 	err := s.readOne(ctx, func(tx querier) error {
 		rows, err := tx.Query(ctx, `SELECT a.alias_key, e.name FROM entity_aliases a
 			JOIN entities e ON e.id = a.entity_id WHERE a.namespace = $1`, namespace)
@@ -410,14 +410,8 @@ func (s *Store) EntityAliases(ctx context.Context, namespace string) (map[string
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			var k, name string
-			if err := rows.Scan(&k, &name); err != nil {
-				return err
-			}
-			out[k] = name
-		}
-		return rows.Err()
+		out, err = sqlstore.AliasMap(rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("entity aliases: %w", err)

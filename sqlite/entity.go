@@ -206,17 +206,9 @@ func (w *wtx) UnlinkEntities(factID int64) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
+	ids, err := sqlstore.Collect(rows, sqlstore.ScanID)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	if len(ids) > 0 {
@@ -286,14 +278,8 @@ func (s *Store) FactIDsByEntity(ctx context.Context, namespace, name string) ([]
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return rows.Err()
+		ids, err = sqlstore.Collect(rows, sqlstore.ScanID)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("facts by entity: %w", err)
@@ -329,14 +315,8 @@ func (s *Store) RecentFactIDsByEntity(ctx context.Context, namespace, name strin
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return rows.Err()
+		ids, err = sqlstore.Collect(rows, sqlstore.ScanID)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("recent facts by entity: %w", err)

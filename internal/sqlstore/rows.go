@@ -65,3 +65,19 @@ func AddAliases(es []*holomem.Entity, rows Rows) error {
 	}
 	return rows.Err()
 }
+
+// ScanID scans a row of one id.
+func ScanID(r Rows, id *int64) error { return r.Scan(id) }
+
+// AliasMap reads rows of (alias key, entity name) into a map.
+func AliasMap(rows Rows) (map[string]string, error) {
+	out := map[string]string{}
+	for rows.Next() {
+		var k, name string
+		if err := rows.Scan(&k, &name); err != nil {
+			return nil, err
+		}
+		out[k] = name
+	}
+	return out, rows.Err()
+}
