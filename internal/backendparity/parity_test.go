@@ -3,6 +3,7 @@ package backendparity
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -199,6 +200,30 @@ func TestBackendsDeriveTheSame(t *testing.T) {
 		return
 	}
 
+	// Edits: new content re-derives a fact's entities and drops the
+	// entities no fact names any more; so does deleting a fact.
+	edit := func(bk backend) {
+		ctx := t.Context()
+		for i := 1; i < len(fa); i += 37 {
+			content := fs[(i*7)%len(fs)].Content + " Edited by Priya, see nginx and flakiness."
+			_, err := bk.store.UpdateFact(ctx, fa[i].ID, holomem.FactUpdate{Content: &content})
+			if err != nil && !errors.Is(err, holomem.ErrConflict) {
+				t.Fatalf("%s: update %d: %v", bk.name, fa[i].ID, err)
+			}
+		}
+		for i := 5; i < len(fa); i += 53 {
+			if err := bk.store.DeleteFact(ctx, fa[i].ID); err != nil && !errors.Is(err, holomem.ErrNotFound) {
+				t.Fatalf("%s: delete %d: %v", bk.name, fa[i].ID, err)
+			}
+		}
+	}
+	edit(a)
+	edit(b)
+	compareState(t, a, b, "after edits")
+	if t.Failed() {
+		return
+	}
+
 	// Relinking every fact (what an upgrade of the extractor runs) must
 	// derive the same on both.
 	for _, bk := range []backend{a, b} {
@@ -217,12 +242,12 @@ func TestBackendsDeriveTheSame(t *testing.T) {
 			after = last
 		}
 	}
-	compareRelinked(t, a, b)
+	compareState(t, a, b, "after relinking")
 }
 
-// compareRelinked compares the stored facts' entities and the entity
-// tables of a and b after RelinkEntities.
-func compareRelinked(t *testing.T, a, b backend) {
+// compareState compares the stored facts (content and entities) and the
+// entity tables of a and b.
+func compareState(t *testing.T, a, b backend, when string) {
 	t.Helper()
 	ctx := t.Context()
 	var d diffs
@@ -235,11 +260,11 @@ func compareRelinked(t *testing.T, a, b backend) {
 		t.Fatal(err)
 	}
 	if len(x) != len(y) {
-		t.Fatalf("after relinking: %s %d facts, %s %d", a.name, len(x), b.name, len(y))
+		t.Fatalf("%s: %s %d facts, %s %d", when, a.name, len(x), b.name, len(y))
 	}
 	for i := range x {
-		if x[i].ID != y[i].ID || !slices.Equal(x[i].Entities, y[i].Entities) {
-			d.add("entities after relinking", "id %d/%d %q:\n      %s %q\n      %s %q", x[i].ID, y[i].ID, x[i].Content, a.name, x[i].Entities, b.name, y[i].Entities)
+		if x[i].ID != y[i].ID || x[i].Content != y[i].Content || !slices.Equal(x[i].Entities, y[i].Entities) {
+			d.add("entities "+when, "id %d/%d %q:\n      %s %q\n      %s %q", x[i].ID, y[i].ID, x[i].Content, a.name, x[i].Entities, b.name, y[i].Entities)
 		}
 	}
 	for _, ns := range []string{"default", "team"} {
@@ -262,12 +287,12 @@ func compareRelinked(t *testing.T, a, b backend) {
 		va, vb := view(ea), view(eb)
 		for _, s := range va {
 			if !slices.Contains(vb, s) {
-				d.add("entity table after relinking", "%s: only in %s: %s", ns, a.name, s)
+				d.add("entity table "+when, "%s: only in %s: %s", ns, a.name, s)
 			}
 		}
 		for _, s := range vb {
 			if !slices.Contains(va, s) {
-				d.add("entity table after relinking", "%s: only in %s: %s", ns, b.name, s)
+				d.add("entity table "+when, "%s: only in %s: %s", ns, b.name, s)
 			}
 		}
 	}
