@@ -2,11 +2,13 @@ package postgres
 
 import (
 	"fmt"
-	"maps"
 	"slices"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -145,6 +147,7 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 	}
 
 	// Insert the new facts in batch order (ids ascend with it).
+	var dupNames map[int][]string // a duplicate's entities at its place in the batch
 	if len(inserts) > 0 {
 		n := len(inserts)
 		var (
@@ -244,7 +247,16 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 				return nil, err
 			}
 		}
-		if err := w.linkEntitiesBulk(fs, created); err != nil {
+		dupOf := make([]int64, len(fs))
+		for i := range fs {
+			switch kind[i] {
+			case dupDB:
+				dupOf[i] = ref[i]
+			case dupBatch:
+				dupOf[i] = fs[ref[i]].ID
+			}
+		}
+		if dupNames, err = w.linkEntitiesBulk(fs, created, dupOf); err != nil {
 			return nil, err
 		}
 		for _, i := range lost {
@@ -296,6 +308,9 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 				}
 				cp := *old
 				cp.Entities = slices.Clone(old.Entities)
+				if names, ok := dupNames[i]; ok {
+					cp.Entities = names
+				}
 				*fs[i] = cp
 			}
 		}
@@ -305,43 +320,40 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 			cp := *fs[ref[i]]
 			cp.Embedding, cp.HRR = nil, nil
 			cp.Entities = slices.Clone(cp.Entities)
+			if names, ok := dupNames[i]; ok {
+				cp.Entities = names
+			}
 			*fs[i] = cp
 		}
 	}
 	return created, nil
 }
 
-// linkEntitiesBulk derives and links the entities of the created facts
-// with a handful of statements, resolving names exactly as linkEntities
-// does one fact after another.
-func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool) (err error) {
+// linkEntitiesBulk links the entities of the created facts as adding them
+// one by one would (sqlstore.LinkEntities, fact after fact in order): a
+// term that recurs within the batch becomes an entity at the same fact,
+// and a sentence opener links only an entity that exists by then. What
+// makes it cheaper than createFact's linking is that the batch's names
+// and aliases are resolved with two statements first (w.entities,
+// w.absent).
+//
+// dupOf[i] is the id of the fact that fs[i] duplicates (0 for the
+// others): its entity names at fs[i]'s place in the batch are returned,
+// as createFact would have read them then.
+func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool, dupOf []int64) (map[int][]string, error) {
 	type key struct{ ns, key string }
-	type ent struct {
-		id   int64 // 0 while pending
-		name string
-		pend int // index in pending when id is 0
-	}
-	type pendingEnt struct{ ns, name, key string }
-	mentions := make([][]text.Entity, len(fs))
-	terms := make([][]text.Entity, len(fs))
-	defer func() {
-		if err == nil {
-			err = w.linkTerms(fs, created, terms)
-		}
-	}()
+	ents := make([][]text.Entity, len(fs))
 	want := map[key]bool{}
+	w.unlinked = map[int64]bool{}
+	w.links = &linkRows{}
+	defer func() { w.unlinked, w.links = nil, nil }()
 	for i, f := range fs {
 		if !created[i] {
 			continue
 		}
-		for _, e := range text.Extract(f.Content, f.Tags) {
-			if e.Kind == text.EntityTerm {
-				terms[i] = append(terms[i], e) // linkTerms, one fact at a time
-			} else {
-				mentions[i] = append(mentions[i], e)
-			}
-		}
-		for _, e := range mentions[i] {
+		w.unlinked[f.ID] = true
+		ents[i] = text.Extract(f.Content, f.Tags)
+		for _, e := range ents[i] {
 			if k := text.EntityKey(e.Name); k != "" {
 				want[key{f.Namespace, k}] = true
 			}
@@ -352,195 +364,81 @@ func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool) (err error) {
 			}
 		}
 	}
-	if len(want) == 0 {
-		return nil
-	}
 	var wNS, wKey []string
-	for _, k := range slices.SortedFunc(maps.Keys(want), func(a, b key) int {
-		if a.ns != b.ns {
-			return compareStrings(a.ns, b.ns)
+	for k := range want {
+		if _, ok := w.entities[entityCacheKey{k.ns, k.key}]; !ok && !w.absent[entityCacheKey{k.ns, k.key}] {
+			wNS, wKey = append(wNS, k.ns), append(wKey, k.key)
 		}
-		return compareStrings(a.key, b.key)
-	}) {
-		wNS, wKey = append(wNS, k.ns), append(wKey, k.key)
 	}
-	byKey := map[key]*ent{}
-	byAlias := map[key]*ent{}
-	load := func(q string, into map[key]*ent) error {
-		rows, err := w.query(q, wNS, wKey)
+	if len(wNS) > 0 {
+		// An entity's own key wins over an alias key (qResolveEntity).
+		rows, err := w.query(qResolveEntities, wNS, wKey)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		defer rows.Close()
+		found := map[entityCacheKey]bool{}
 		for rows.Next() {
-			var k key
-			e := &ent{}
-			if err := rows.Scan(&k.ns, &k.key, &e.id, &e.name); err != nil {
-				return err
+			var ck entityCacheKey
+			var id int64
+			var name string
+			if err := rows.Scan(&ck.namespace, &ck.key, &id, &name); err != nil {
+				rows.Close()
+				return nil, err
 			}
-			into[k] = e
+			found[ck] = true
+			w.cacheEntity(ck, id, name)
 		}
-		return rows.Err()
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		if w.absent == nil {
+			w.absent = map[entityCacheKey]bool{}
+		}
+		for i := range wNS {
+			if ck := (entityCacheKey{wNS[i], wKey[i]}); !found[ck] {
+				w.absent[ck] = true
+			}
+		}
 	}
-	if err := load(`SELECT e.namespace, e.key, e.id, e.name FROM entities e
-		JOIN unnest($1::text[], $2::text[]) AS u(ns, k) ON e.namespace = u.ns AND e.key = u.k`, byKey); err != nil {
-		return err
-	}
-	if err := load(`SELECT a.namespace, a.alias_key, e.id, e.name FROM entity_aliases a
-		JOIN unnest($1::text[], $2::text[]) AS u(ns, k) ON a.namespace = u.ns AND a.alias_key = u.k
-		JOIN entities e ON e.id = a.entity_id`, byAlias); err != nil {
-		return err
-	}
-
-	var pending []pendingEnt
-	type alias struct {
-		e        *ent
-		ns, name string
-		key      string
-	}
-	var aliases []alias
-	type link struct {
-		fact int64
-		e    *ent
-		pos  int
-	}
-	var links []link
+	var dupNames map[int][]string
 	for i, f := range fs {
 		if !created[i] {
-			continue
-		}
-		var names []string
-		linked := map[*ent]bool{}
-		for _, m := range mentions[i] {
-			k := text.EntityKey(m.Name)
-			if k == "" {
+			if dupOf[i] == 0 {
 				continue
 			}
-			ck := key{f.Namespace, k}
-			e := byKey[ck]
-			if e == nil {
-				e = byAlias[ck]
+			if err := w.flushLinks(); err != nil {
+				return nil, err
 			}
-			if e == nil {
-				e = &ent{name: m.Name, pend: len(pending)}
-				pending = append(pending, pendingEnt{f.Namespace, m.Name, k})
-				byKey[ck] = e
-			}
-			for _, a := range m.Aliases {
-				ak := text.EntityKey(a)
-				if ak == "" || ak == k {
-					continue
-				}
-				if byAlias[key{f.Namespace, ak}] == nil {
-					byAlias[key{f.Namespace, ak}] = e
-					aliases = append(aliases, alias{e: e, ns: f.Namespace, name: a, key: ak})
-				}
-			}
-			if linked[e] {
-				continue
-			}
-			linked[e] = true
-			links = append(links, link{fact: f.ID, e: e, pos: len(names)})
-			names = append(names, e.name)
-		}
-		f.Entities = names
-	}
-
-	if len(pending) > 0 {
-		pNS, pName, pKey := make([]string, len(pending)), make([]string, len(pending)), make([]string, len(pending))
-		for j, p := range pending {
-			pNS[j], pName[j], pKey[j] = p.ns, p.name, p.key
-		}
-		got := map[key]int64{}
-		collect := func(q string) error {
-			rows, err := w.query(q, pNS, pName, pKey)
+			names, err := w.entityNames(dupOf[i])
 			if err != nil {
-				return err
+				return nil, err
 			}
-			defer rows.Close()
-			for rows.Next() {
-				var k key
-				var id int64
-				if err := rows.Scan(&id, &k.ns, &k.key); err != nil {
-					return err
-				}
-				got[k] = id
+			if dupNames == nil {
+				dupNames = map[int][]string{}
 			}
-			return rows.Err()
-		}
-		if err := collect(`INSERT INTO entities (namespace, name, key)
-			SELECT ns, name, k FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(ns, name, k, ord) ORDER BY ord
-			ON CONFLICT (namespace, key) DO NOTHING RETURNING id, namespace, key`); err != nil {
-			return err
-		}
-		if len(got) < len(pending) {
-			// Created meanwhile by another transaction: use theirs.
-			if err := collect(`SELECT e.id, e.namespace, e.key FROM entities e
-				JOIN unnest($1::text[], $2::text[], $3::text[]) AS u(ns, name, k) ON e.namespace = u.ns AND e.key = u.k`); err != nil {
-				return err
-			}
-		}
-		ids := make([]int64, len(pending))
-		for j, p := range pending {
-			id, ok := got[key{p.ns, p.key}]
-			if !ok {
-				return fmt.Errorf("create entity %q: %w", p.name, errConcurrentEntity)
-			}
-			ids[j] = id
-		}
-		for _, e := range byKey {
-			if e.id == 0 {
-				e.id = ids[e.pend]
-			}
-		}
-	}
-	if len(aliases) > 0 {
-		eid, ans, aname, akey := make([]int64, len(aliases)), make([]string, len(aliases)), make([]string, len(aliases)), make([]string, len(aliases))
-		for j, a := range aliases {
-			eid[j], ans[j], aname[j], akey[j] = a.e.id, a.ns, a.name, a.key
-		}
-		if _, err := w.exec(`INSERT INTO entity_aliases (entity_id, namespace, alias, alias_key)
-			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`, eid, ans, aname, akey); err != nil {
-			return err
-		}
-	}
-	if len(links) > 0 {
-		fid, eid, pos := make([]int64, len(links)), make([]int64, len(links)), make([]int32, len(links))
-		for j, l := range links {
-			fid[j], eid[j], pos[j] = l.fact, l.e.id, int32(l.pos)
-		}
-		if _, err := w.exec(`INSERT INTO fact_entities (fact_id, entity_id, pos)
-			SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[]) ON CONFLICT DO NOTHING`, fid, eid, pos); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// linkTerms links the lower-case technical names of the created facts
-// (terms[i] of fs[i]) as linkEntities does, after the names
-// linkEntitiesBulk gave them: a term may need the namespace's document
-// frequency and may link earlier facts, so it goes one fact at a time.
-func (w *wtx) linkTerms(fs []*holomem.Fact, created []bool, terms [][]text.Entity) error {
-	for i, f := range fs {
-		if !created[i] || len(terms[i]) == 0 {
+			dupNames[i] = names
 			continue
 		}
-		names, err := w.linkEntityList(f.ID, f.Namespace, terms[i], f.Entities)
+		names, err := sqlstore.LinkEntities(w, f.ID, f.Namespace, ents[i])
 		if err != nil {
-			return err
+			return nil, err
 		}
+		delete(w.unlinked, f.ID)
 		f.Entities = names
 	}
-	return nil
+	return dupNames, w.flushLinks()
+}
+
+// entityNames returns the names of the entities fact id links, in order.
+func (w *wtx) entityNames(id int64) ([]string, error) {
+	rows, err := w.query(qEntityNamesOfFact, id)
+	if err != nil {
+		return nil, err
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if len(names) == 0 {
+		names = nil
+	}
+	return names, err
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -26,115 +26,143 @@ const (
 		UNION ALL
 		(SELECT entity_id FROM entity_aliases WHERE namespace = $1 AND alias_key = $2)
 		LIMIT 1`
-	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = $1 ORDER BY fact_id"
+	// qResolveEntities is qResolveEntity for a batch's keys, namespaces in
+	// $1 and keys in $2 (linkEntitiesBulk).
+	qResolveEntities = `SELECT u.ns, u.k, r.id, r.name FROM unnest($1::text[], $2::text[]) AS u(ns, k)
+		CROSS JOIN LATERAL ((SELECT id, name FROM entities WHERE namespace = u.ns AND key = u.k)
+		UNION ALL
+		(SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
+		WHERE a.namespace = u.ns AND a.alias_key = u.k)
+		LIMIT 1) r`
+	// qTermFacts finds the facts of a namespace holding a word (TermFacts).
+	qTermFacts = "SELECT id FROM fact_search WHERE namespace = $1 AND fts @@ $2::tsquery AND id <> $3 ORDER BY id DESC"
+	// qEntityNamesOfFact lists a fact's entity names in order.
+	qEntityNamesOfFact = "SELECT e.name FROM fact_entities fe JOIN entities e ON e.id = fe.entity_id WHERE fe.fact_id = $1 ORDER BY fe.pos, e.id"
+	qFactsOfEntity     = "SELECT fact_id FROM fact_entities WHERE entity_id = $1 ORDER BY fact_id"
 )
 
-// linkEntities derives the entities of content, creates the missing ones
-// and their aliases, links them to the fact and returns their names in
-// order of appearance. A name that is an alias of a known entity links to
-// that entity.
-//
-// A recurring candidate (a rare lower-case word, see text.Extract) links
-// when its entity exists, and becomes one when text.MinTermFacts facts of
-// the namespace contain it: the earlier facts are linked then.
+// linkEntities derives the entities of content and links them to the
+// fact as sqlstore.LinkEntities decides, with wtx as its
+// sqlstore.EntityTx.
 func (w *wtx) linkEntities(factID int64, namespace, content string, tags []string) ([]string, error) {
-	return w.linkEntityList(factID, namespace, text.Extract(content, tags), nil)
+	return sqlstore.LinkEntities(w, factID, namespace, text.Extract(content, tags))
 }
 
-// linkEntityList links the extracted entities ents to the fact, after the
-// names it already has (linkEntitiesBulk links all but the terms).
-func (w *wtx) linkEntityList(factID int64, namespace string, ents []text.Entity, names []string) ([]string, error) {
-	linked := make(map[int64]bool)
-	for _, e := range ents {
-		key := text.EntityKey(e.Name)
-		if key == "" {
-			continue
-		}
-		ck := entityCacheKey{namespace, key}
-		ref, cached := w.entities[ck]
-		id, name := ref.id, ref.name
-		if !cached {
-			var err error
-			if id, name, err = w.resolveEntity(namespace, key); err != nil {
-				return nil, err
-			}
-		}
-		var others []int64 // facts to link when a term becomes an entity
-		if id == 0 && e.Kind == text.EntityTerm {
-			var err error
-			if others, err = w.termFacts(namespace, key, factID); err != nil {
-				return nil, err
-			}
-			if e.Recurring && len(others)+1 < text.MinTermFacts {
-				continue
-			}
-		}
-		if id == 0 && e.Recurring && e.Kind != text.EntityTerm {
-			continue // a sentence opener names only a known entity
+// ResolveEntity implements sqlstore.EntityTx from w.entities and
+// w.absent (filled by linkEntitiesBulk), asking the database what
+// neither knows.
+func (w *wtx) ResolveEntity(namespace, key string) (int64, string, error) {
+	ck := entityCacheKey{namespace, key}
+	if ref, ok := w.entities[ck]; ok {
+		return ref.id, ref.name, nil
+	}
+	if w.absent[ck] {
+		return 0, "", nil
+	}
+	id, name, err := w.resolveEntity(namespace, key)
+	if err != nil || id == 0 {
+		return 0, "", err
+	}
+	w.cacheEntity(ck, id, name)
+	return id, name, nil
+}
+
+func (w *wtx) cacheEntity(ck entityCacheKey, id int64, name string) {
+	if w.entities == nil {
+		w.entities = make(map[entityCacheKey]entityRef)
+	}
+	w.entities[ck] = entityRef{id, name}
+}
+
+// CreateEntity implements sqlstore.EntityTx. A concurrent writer may
+// create the same entity: the loser of the race resolves the winner's.
+func (w *wtx) CreateEntity(namespace, name, key string) (int64, string, error) {
+	var id int64
+	err := w.queryRow(`INSERT INTO entities (namespace, name, key) VALUES ($1, $2, $3)
+		ON CONFLICT (namespace, key) DO NOTHING RETURNING id`, namespace, name, key).Scan(&id)
+	switch {
+	case err == nil:
+	case errors.Is(err, pgx.ErrNoRows):
+		if id, name, err = w.resolveEntity(namespace, key); err != nil {
+			return 0, "", err
 		}
 		if id == 0 {
-			// A concurrent writer may create the same entity: the loser
-			// of the race resolves the winner's.
-			err := w.queryRow(`INSERT INTO entities (namespace, name, key) VALUES ($1, $2, $3)
-				ON CONFLICT (namespace, key) DO NOTHING RETURNING id`, namespace, e.Name, key).Scan(&id)
-			switch {
-			case err == nil:
-				name = e.Name
-			case errors.Is(err, pgx.ErrNoRows):
-				if id, name, err = w.resolveEntity(namespace, key); err != nil {
-					return nil, err
-				}
-				if id == 0 {
-					return nil, fmt.Errorf("create entity %q: %w", e.Name, errConcurrentEntity)
-				}
-			default:
-				return nil, fmt.Errorf("create entity %q: %w", e.Name, err)
-			}
+			return 0, "", errConcurrentEntity
 		}
-		if w.entities == nil {
-			w.entities = make(map[entityCacheKey]entityRef)
-		}
-		w.entities[ck] = entityRef{id, name}
-		for _, a := range e.Aliases {
-			ak := text.EntityKey(a)
-			if ak == "" || ak == key {
-				continue
-			}
-			if _, err := w.exec("INSERT INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", id, namespace, a, ak); err != nil {
-				return nil, fmt.Errorf("create alias %q: %w", a, err)
-			}
-		}
-		if len(others) > 0 {
-			if err := w.promoteTerm(key, id, others); err != nil {
-				return nil, err
-			}
-		}
-		if linked[id] || slices.Contains(names, name) {
-			continue
-		}
-		linked[id] = true
-		if _, err := w.exec("INSERT INTO fact_entities (fact_id, entity_id, pos) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", factID, id, len(names)); err != nil {
-			return nil, fmt.Errorf("link entity %q: %w", e.Name, err)
-		}
-		names = append(names, name)
+	default:
+		return 0, "", err
 	}
-	return names, nil
+	ck := entityCacheKey{namespace, key}
+	delete(w.absent, ck)
+	w.cacheEntity(ck, id, name)
+	return id, name, nil
 }
 
-// termFacts returns the ids of the namespace's facts other than except
-// whose tsvector holds the term key (a single lower-case word), newest
-// first: the namespace's document frequency of the word.
-func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
-	toks := text.Tokens(key)
-	if len(toks) != 1 || toks[0] != key {
-		return nil, nil // "docker-compose", "--dry-run": not one lexeme
+// AddAlias implements sqlstore.EntityTx.
+func (w *wtx) AddAlias(id int64, namespace, alias, aliasKey string) error {
+	if _, err := w.exec("INSERT INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", id, namespace, alias, aliasKey); err != nil {
+		return err
+	}
+	delete(w.absent, entityCacheKey{namespace, aliasKey})
+	return nil
+}
+
+// LinkFact implements sqlstore.EntityTx. A batch (w.links not nil) keeps
+// the rows for flushLinks, which writes them in one statement before
+// anything reads fact_entities; otherwise they are written now.
+func (w *wtx) LinkFact(factID int64, ids []int64) error {
+	if w.links == nil {
+		var b linkRows
+		b.add(factID, ids)
+		return w.writeLinks(&b)
+	}
+	w.links.add(factID, ids)
+	return nil
+}
+
+// linkRows are fact_entities rows to insert, as columns.
+type linkRows struct {
+	fact, entity []int64
+	pos          []int32
+}
+
+func (b *linkRows) add(factID int64, ids []int64) {
+	for i, id := range ids {
+		b.fact, b.entity, b.pos = append(b.fact, factID), append(b.entity, id), append(b.pos, int32(i))
+	}
+}
+
+// flushLinks writes the rows LinkFact kept, if any.
+func (w *wtx) flushLinks() error {
+	if w.links == nil || len(w.links.fact) == 0 {
+		return nil
+	}
+	if err := w.writeLinks(w.links); err != nil {
+		return err
+	}
+	*w.links = linkRows{}
+	return nil
+}
+
+func (w *wtx) writeLinks(b *linkRows) error {
+	_, err := w.exec(`INSERT INTO fact_entities (fact_id, entity_id, pos)
+		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[]) ON CONFLICT DO NOTHING`, b.fact, b.entity, b.pos)
+	return err
+}
+
+// TermFacts implements sqlstore.EntityTx: the facts whose tsvector holds
+// the term's token, newest first, but for the facts of a batch not linked
+// yet (w.unlinked), which a one-by-one import would not have stored.
+func (w *wtx) TermFacts(namespace, key string, except int64) ([]int64, error) {
+	tok, ok := sqlstore.TermToken(key)
+	if !ok {
+		return nil, nil
 	}
 	var q strings.Builder
-	writeLexeme(&q, key)
-	rows, err := w.query("SELECT id FROM fact_search WHERE namespace = $1 AND fts @@ $2::tsquery AND id <> $3 ORDER BY id DESC",
-		namespace, q.String(), except)
+	writeLexeme(&q, lexeme(tok))
+	rows, err := w.query(qTermFacts, namespace, q.String(), except)
 	if err != nil {
-		return nil, fmt.Errorf("term %q: %w", key, err)
+		return nil, err
 	}
 	defer rows.Close()
 	var ids []int64
@@ -143,17 +171,18 @@ func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
 		if err := rows.Scan(&id); err != nil {
 			return nil, err
 		}
-		ids = append(ids, id)
+		if !w.unlinked[id] {
+			ids = append(ids, id)
+		}
 	}
 	return ids, rows.Err()
 }
 
-// promoteTerm links the facts ids (found by termFacts) that mention the new
-// term entity id, as extracting their entities confirms.
-func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
+// PromoteTerm implements sqlstore.EntityTx.
+func (w *wtx) PromoteTerm(key string, id int64, ids []int64) error {
 	rows, err := w.query("SELECT id, content, tags FROM facts WHERE id = ANY($1::bigint[]) ORDER BY id", ids)
 	if err != nil {
-		return fmt.Errorf("promote %q: %w", key, err)
+		return err
 	}
 	var link []int64
 	for rows.Next() {
@@ -163,11 +192,8 @@ func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 			rows.Close()
 			return err
 		}
-		for _, e := range text.Extract(content, rowcodec.SplitTags(tags)) {
-			if text.EntityKey(e.Name) == key {
-				link = append(link, fid)
-				break
-			}
+		if sqlstore.Mentions(text.Extract(content, rowcodec.SplitTags(tags)), key) {
+			link = append(link, fid)
 		}
 	}
 	rows.Close()
@@ -177,12 +203,13 @@ func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 	if len(link) == 0 {
 		return nil
 	}
-	if _, err := w.exec(`INSERT INTO fact_entities (fact_id, entity_id, pos)
-		SELECT f, $2, (SELECT count(*) FROM fact_entities WHERE fact_id = f) FROM unnest($1::bigint[]) AS u(f)
-		ON CONFLICT DO NOTHING`, link, id); err != nil {
-		return fmt.Errorf("promote %q: %w", key, err)
+	if err := w.flushLinks(); err != nil { // the positions count them
+		return err
 	}
-	return nil
+	_, err = w.exec(`INSERT INTO fact_entities (fact_id, entity_id, pos)
+		SELECT f, $2, (SELECT count(*) FROM fact_entities WHERE fact_id = f) FROM unnest($1::bigint[]) AS u(f)
+		ON CONFLICT DO NOTHING`, link, id)
+	return err
 }
 
 // errConcurrentEntity is an entity created and deleted by other
@@ -201,9 +228,8 @@ func (w *wtx) resolveEntity(namespace, key string) (int64, string, error) {
 	return id, name, err
 }
 
-// unlinkEntities removes a fact's entity links and returns the entity ids
-// it had, for pruneEntities.
-func (w *wtx) unlinkEntities(factID int64) ([]int64, error) {
+// UnlinkEntities implements sqlstore.RelinkTx.
+func (w *wtx) UnlinkEntities(factID int64) ([]int64, error) {
 	rows, err := w.query("DELETE FROM fact_entities WHERE fact_id = $1 RETURNING entity_id", factID)
 	if err != nil {
 		return nil, err
@@ -215,9 +241,8 @@ func (w *wtx) unlinkEntities(factID int64) ([]int64, error) {
 	return ids, nil
 }
 
-// pruneEntities deletes those of ids that no fact links any more (their
-// aliases cascade).
-func (w *wtx) pruneEntities(ids []int64) error {
+// PruneEntities implements sqlstore.RelinkTx (aliases cascade).
+func (w *wtx) PruneEntities(ids []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -279,43 +304,18 @@ func scanEntities(ctx context.Context, q querier, query string, qargs ...any) ([
 	if err != nil {
 		return nil, err
 	}
-	var out []*holomem.Entity
-	for rows.Next() {
-		var e holomem.Entity
-		if err := rows.Scan(&e.ID, &e.Namespace, &e.Name, &e.FactCount); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, &e)
-	}
+	out, err := sqlstore.Collect(rows, sqlstore.ScanEntity)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil || len(out) == 0 {
 		return nil, err
 	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	byID := make(map[int64]*holomem.Entity, len(out))
-	ids := make([]int64, 0, len(out))
-	for _, e := range out {
-		byID[e.ID] = e
-		ids = append(ids, e.ID)
-	}
 	rows, err = q.Query(ctx, `SELECT entity_id, alias FROM entity_aliases
-		WHERE entity_id = ANY($1::bigint[]) ORDER BY entity_id, alias_key`, ids)
+		WHERE entity_id = ANY($1::bigint[]) ORDER BY entity_id, alias_key`, sqlstore.EntityIDs(out))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var alias string
-		if err := rows.Scan(&id, &alias); err != nil {
-			return nil, err
-		}
-		byID[id].Aliases = append(byID[id].Aliases, alias)
-	}
-	return out, rows.Err()
+	return out, sqlstore.AddAliases(out, rows)
 }
 
 // FindEntity resolves a name or alias by its case-insensitive key (exact
@@ -402,7 +402,7 @@ func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string
 // the entity it stands for.
 func (s *Store) EntityAliases(ctx context.Context, namespace string) (map[string]string, error) {
 	namespace = defaultNamespace(namespace)
-	out := map[string]string{}
+	var out map[string]string
 	err := s.readOne(ctx, func(tx querier) error {
 		rows, err := tx.Query(ctx, `SELECT a.alias_key, e.name FROM entity_aliases a
 			JOIN entities e ON e.id = a.entity_id WHERE a.namespace = $1`, namespace)
@@ -410,14 +410,8 @@ func (s *Store) EntityAliases(ctx context.Context, namespace string) (map[string
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			var k, name string
-			if err := rows.Scan(&k, &name); err != nil {
-				return err
-			}
-			out[k] = name
-		}
-		return rows.Err()
+		out, err = sqlstore.AliasMap(rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("entity aliases: %w", err)
@@ -440,39 +434,20 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 				return err
 			}
 		}
-		type row struct {
-			id            int64
-			ns, body, tag string
-		}
 		rows, err := w.query("SELECT id, namespace, content, tags FROM facts WHERE id > $1 ORDER BY id LIMIT $2", afterID, limit)
 		if err != nil {
 			return err
 		}
-		var facts []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.id, &r.ns, &r.body, &r.tag); err != nil {
-				rows.Close()
-				return err
-			}
-			facts = append(facts, r)
-		}
+		facts, err := sqlstore.Collect(rows, sqlstore.ScanFactText)
 		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err != nil {
 			return err
 		}
 		for _, f := range facts {
-			old, err := w.unlinkEntities(f.id)
-			if err != nil {
+			if _, err := sqlstore.Relink(w, f.ID, f.Namespace, f.Content, rowcodec.SplitTags(f.Tags)); err != nil {
 				return err
 			}
-			if _, err := w.linkEntities(f.id, f.ns, f.body, rowcodec.SplitTags(f.tag)); err != nil {
-				return err
-			}
-			if err := w.pruneEntities(old); err != nil {
-				return err
-			}
-			last = f.id
+			last = f.ID
 		}
 		return nil
 	})
@@ -487,85 +462,50 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 // name; the others' links and aliases move to it).
 func (w *wtx) rekeyEntities() error {
 	clear(w.entities)
-	type ent struct {
-		id            int64
-		ns, name, key string
-	}
+	clear(w.absent)
 	rows, err := w.query("SELECT id, namespace, name, key FROM entities ORDER BY id")
 	if err != nil {
 		return err
 	}
-	var es []ent
-	for rows.Next() {
-		var e ent
-		if err := rows.Scan(&e.id, &e.ns, &e.name, &e.key); err != nil {
-			rows.Close()
-			return err
-		}
-		es = append(es, e)
-	}
+	es, err := sqlstore.Collect(rows, sqlstore.ScanEntityRow)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return err
 	}
-	type nk struct{ ns, key string }
-	keep := map[nk]int64{}
-	for _, e := range es {
-		keep[nk{e.ns, e.key}] = e.id
-	}
-	for _, e := range es {
-		k := text.EntityKey(e.name)
-		if k == e.key {
-			continue
-		}
-		if to, ok := keep[nk{e.ns, k}]; ok && to != e.id {
-			for _, q := range []string{
-				`INSERT INTO fact_entities (fact_id, entity_id, pos) SELECT fact_id, $1, pos FROM fact_entities WHERE entity_id = $2 ON CONFLICT DO NOTHING`,
-				`UPDATE entity_aliases SET entity_id = $1 WHERE entity_id = $2`,
-			} {
-				if _, err := w.exec(q, to, e.id); err != nil {
-					return fmt.Errorf("merge entity %q: %w", e.name, err)
-				}
-			}
-			if _, err := w.exec("DELETE FROM entities WHERE id = $1", e.id); err != nil {
-				return fmt.Errorf("merge entity %q: %w", e.name, err)
+	for _, st := range sqlstore.PlanRekey(es) {
+		if st.Into == 0 {
+			if _, err := w.exec("UPDATE entities SET key = $1 WHERE id = $2", st.Key, st.ID); err != nil {
+				return fmt.Errorf("rekey entity %d: %w", st.ID, err)
 			}
 			continue
 		}
-		if _, err := w.exec("UPDATE entities SET key = $1 WHERE id = $2", k, e.id); err != nil {
-			return fmt.Errorf("rekey entity %q: %w", e.name, err)
+		for _, q := range []string{
+			`INSERT INTO fact_entities (fact_id, entity_id, pos) SELECT fact_id, $1, pos FROM fact_entities WHERE entity_id = $2 ON CONFLICT DO NOTHING`,
+			`UPDATE entity_aliases SET entity_id = $1 WHERE entity_id = $2`,
+		} {
+			if _, err := w.exec(q, st.Into, st.ID); err != nil {
+				return fmt.Errorf("merge entity %d: %w", st.ID, err)
+			}
 		}
-		delete(keep, nk{e.ns, e.key})
-		keep[nk{e.ns, k}] = e.id
+		if _, err := w.exec("DELETE FROM entities WHERE id = $1", st.ID); err != nil {
+			return fmt.Errorf("merge entity %d: %w", st.ID, err)
+		}
 	}
 	rows, err = w.query("SELECT namespace, alias, alias_key FROM entity_aliases")
 	if err != nil {
 		return err
 	}
-	type al struct{ ns, alias, key string }
-	var as []al
-	for rows.Next() {
-		var a al
-		if err := rows.Scan(&a.ns, &a.alias, &a.key); err != nil {
-			rows.Close()
-			return err
-		}
-		as = append(as, a)
-	}
+	as, err := sqlstore.Collect(rows, sqlstore.ScanAliasRow)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return err
 	}
-	for _, a := range as {
-		k := text.EntityKey(a.alias)
-		if k == a.key {
-			continue
+	for _, a := range sqlstore.PlanAliasRekey(as) {
+		if _, err := w.exec("DELETE FROM entity_aliases WHERE namespace = $1 AND alias_key = $2", a.Namespace, a.NewKey); err != nil {
+			return fmt.Errorf("rekey alias %q: %w", a.Alias, err)
 		}
-		if _, err := w.exec("DELETE FROM entity_aliases WHERE namespace = $1 AND alias_key = $2", a.ns, k); err != nil {
-			return fmt.Errorf("rekey alias %q: %w", a.alias, err)
-		}
-		if _, err := w.exec("UPDATE entity_aliases SET alias_key = $1 WHERE namespace = $2 AND alias_key = $3", k, a.ns, a.key); err != nil {
-			return fmt.Errorf("rekey alias %q: %w", a.alias, err)
+		if _, err := w.exec("UPDATE entity_aliases SET alias_key = $1 WHERE namespace = $2 AND alias_key = $3", a.NewKey, a.Namespace, a.Key); err != nil {
+			return fmt.Errorf("rekey alias %q: %w", a.Alias, err)
 		}
 	}
 	return nil

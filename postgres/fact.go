@@ -11,6 +11,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/sqlstore"
 )
 
 // Hot lookups, named so plan_test.go can check they use an index.
@@ -544,14 +545,7 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 			}
 		}
 		if contentChanged {
-			old, err := w.unlinkEntities(id)
-			if err != nil {
-				return err
-			}
-			if _, err := w.linkEntities(id, cur.Namespace, *upd.Content, rowcodec.SplitTags(tags)); err != nil {
-				return err
-			}
-			if err := w.pruneEntities(old); err != nil {
+			if _, err := sqlstore.Relink(w, id, cur.Namespace, *upd.Content, rowcodec.SplitTags(tags)); err != nil {
 				return err
 			}
 		}
@@ -577,7 +571,7 @@ func (s *Store) DeleteFact(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		old, err := w.unlinkEntities(id)
+		old, err := w.UnlinkEntities(id)
 		if err != nil {
 			return err
 		}
@@ -585,7 +579,7 @@ func (s *Store) DeleteFact(ctx context.Context, id int64) error {
 			return err
 		}
 		w.touch(ns)
-		return w.pruneEntities(old)
+		return w.PruneEntities(old)
 	})
 	if err != nil {
 		return fmt.Errorf("delete fact: %w", err)

@@ -9,12 +9,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -27,13 +25,11 @@ const (
 )
 
 // lexeme turns a token of package text into the lexeme both the index and
-// the queries use: diacritics removed (SQLite's unicode61 tokenizer with
-// remove_diacritics does the same on both sides, so "cafe" finds "café")
-// and cut to PostgreSQL's lexeme limit at a rune boundary. "" means skip.
+// the queries use: diacritics removed as SQLite's index removes them
+// (sqlstore.FoldDiacritics, so "cafe" finds "café") and cut to
+// PostgreSQL's lexeme limit at a rune boundary. "" means skip.
 func lexeme(tok string) string {
-	if !isASCII(tok) {
-		tok = stripMarks(tok)
-	}
+	tok = sqlstore.FoldDiacritics(tok)
 	if len(tok) > maxLexemeBytes {
 		n := maxLexemeBytes
 		for n > 0 && !utf8.RuneStart(tok[n]) {
@@ -42,36 +38,6 @@ func lexeme(tok string) string {
 		tok = tok[:n]
 	}
 	return tok
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// stripMarks decomposes s and drops the combining marks that follow Latin
-// letters ("café" -> "cafe"), then recomposes what is left. Cyrillic keeps
-// its marks (й stays й); ё was folded to е by package text already.
-func stripMarks(s string) string {
-	d := norm.NFD.String(s)
-	var b strings.Builder
-	b.Grow(len(d))
-	latin := false
-	for _, r := range d {
-		if unicode.Is(unicode.Mn, r) {
-			if latin {
-				continue
-			}
-		} else {
-			latin = unicode.Is(unicode.Latin, r)
-		}
-		b.WriteRune(r)
-	}
-	return norm.NFC.String(b.String())
 }
 
 // tsvectorText returns the text form of the tsvector stored for a fact:

@@ -88,6 +88,10 @@ func TestQueryPlans(t *testing.T) {
 		{"ResolveEntityAlias", qResolveEntity, []any{"default", "a77"}},
 		{"FactsOfEntity", qFactsOfEntity, []any{77}},
 		{"EntitiesOfFacts", qEntitiesOfFacts, []any{[]int64{7, 70, 700}}},
+		// What a bulk import asks while it links entities.
+		{"ResolveEntities", qResolveEntities, []any{[]string{"default", "default", "other"}, []string{"e77", "a78", "e79"}}},
+		{"TermFacts", qTermFacts, []any{"default", tsquery(queryTerms("w123"), "|"), 4242}},
+		{"EntityNamesOfFact", qEntityNamesOfFact, []any{4242}},
 		// What every one-shot recall and hook reads for BM25, and what a
 		// recall that found nothing reads for its "found elsewhere" hint.
 		{"LiveFacts", qLiveFacts, []any{"default"}},

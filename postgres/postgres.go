@@ -479,6 +479,17 @@ type wtx struct {
 	// entities caches entity resolution within the transaction (bulk
 	// imports mention the same names over and over).
 	entities map[entityCacheKey]entityRef
+	// absent caches keys that resolve to no entity (linkEntitiesBulk
+	// resolves a batch's names at once); creating an entity or alias
+	// removes its key.
+	absent map[entityCacheKey]bool
+	// unlinked holds the facts a batch stored whose entities are not
+	// linked yet: TermFacts leaves them out, as adding the facts one by
+	// one would not have stored them yet.
+	unlinked map[int64]bool
+	// links holds the entity links a batch made that are not written yet
+	// (see LinkFact); nil outside linkEntitiesBulk.
+	links *linkRows
 	// refs caches the facts edges touch (see factRef).
 	refs map[int64]factRef
 	// changed collects the namespaces the transaction wrote, for the

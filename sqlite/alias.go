@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/holomem/holomem/internal/sqlstore"
 )
 
 // EntityAliases returns the namespace's aliases: alias key -> the name of
@@ -11,7 +13,7 @@ import (
 // callers load the map once instead of resolving names one query at a time.
 func (s *Store) EntityAliases(ctx context.Context, namespace string) (map[string]string, error) {
 	namespace = defaultNamespace(namespace)
-	out := map[string]string{}
+	var out map[string]string
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT a.alias_key, e.name FROM entity_aliases a
 			JOIN entities e ON e.id = a.entity_id WHERE a.namespace = ?`, namespace)
@@ -19,14 +21,8 @@ func (s *Store) EntityAliases(ctx context.Context, namespace string) (map[string
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			var k, name string
-			if err := rows.Scan(&k, &name); err != nil {
-				return err
-			}
-			out[k] = name
-		}
-		return rows.Err()
+		out, err = sqlstore.AliasMap(rows)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("entity aliases: %w", err)

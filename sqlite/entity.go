@@ -12,6 +12,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -30,92 +31,78 @@ const (
 	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = ? ORDER BY fact_id"
 )
 
-// linkEntities creates the missing entities of ents (extractEntities of
-// the fact's content and tags) and their aliases, links them to the fact
-// and returns their names in order of appearance. A name that is an alias
-// of a known entity links to that entity. A recurring candidate (a rare
-// lower-case word, see text.Extract) links when its entity exists, and
-// becomes one when text.MinTermFacts facts of the namespace contain it: the
-// earlier facts are linked then (promoteTerm).
+// linkEntities links the fact to its entities ents (extractEntities of
+// its content and tags) as sqlstore.LinkEntities decides, with wtx as its
+// sqlstore.EntityTx: answers come from the transaction's caches (see
+// linkCache) where it can, and the links of one fact are one statement.
 func (w *wtx) linkEntities(factID int64, namespace string, ents []text.Entity) ([]string, error) {
-	var names []string
-	var links []any // (fact, entity, pos) rows of one insert
-	linked := make(map[int64]bool)
 	delete(w.link.keys, factID) // its content may have changed
-	for _, e := range ents {
-		key := entityKey(e.Name)
-		if key == "" {
-			continue
-		}
-		ck := entityCacheKey{namespace, key}
-		ref, cached := w.entities[ck]
-		id, name := ref.id, ref.name
-		if !cached && !w.link.absent[ck] {
-			var err error
-			if id, name, err = w.resolveEntity(namespace, key); err != nil {
-				return nil, err
-			}
-			if id == 0 {
-				w.link.noteAbsent(ck)
-			}
-		}
-		var others []int64 // facts to link when a term becomes an entity
-		if id == 0 && e.Kind == text.EntityTerm {
-			var err error
-			if others, err = w.termFacts(namespace, key, factID); err != nil {
-				return nil, err
-			}
-			if e.Recurring && len(others)+1 < text.MinTermFacts {
-				w.link.notePending(ck, factID)
-				continue
-			}
-		}
-		if id == 0 && e.Recurring && e.Kind != text.EntityTerm {
-			continue // a sentence opener names only a known entity
-		}
-		if id == 0 {
-			res, err := w.exec("INSERT INTO entities (namespace, name, key) VALUES (?, ?, ?)", namespace, e.Name, key)
-			if err != nil {
-				return nil, fmt.Errorf("create entity %q: %w", e.Name, err)
-			}
-			if id, err = res.LastInsertId(); err != nil {
-				return nil, err
-			}
-			name = e.Name
-			delete(w.link.absent, ck)
-		}
-		if w.entities == nil {
-			w.entities = make(map[entityCacheKey]entityRef)
-		}
-		w.entities[ck] = entityRef{id, name}
-		for _, a := range e.Aliases {
-			ak := entityKey(a)
-			if ak == "" || ak == key {
-				continue
-			}
-			if _, err := w.exec("INSERT OR IGNORE INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES (?, ?, ?, ?)", id, namespace, a, ak); err != nil {
-				return nil, fmt.Errorf("create alias %q: %w", a, err)
-			}
-			delete(w.link.absent, entityCacheKey{namespace, ak})
-		}
-		if len(others) > 0 {
-			if err := w.promoteTerm(key, id, others); err != nil {
-				return nil, err
-			}
-		}
-		if linked[id] {
-			continue
-		}
-		linked[id] = true
-		links = append(links, factID, id, len(names))
-		names = append(names, name)
+	return sqlstore.LinkEntities(w, factID, namespace, ents)
+}
+
+// ResolveEntity implements sqlstore.EntityTx from w.entities and
+// w.link.absent, asking the database what neither knows.
+func (w *wtx) ResolveEntity(namespace, key string) (int64, string, error) {
+	ck := entityCacheKey{namespace, key}
+	if ref, ok := w.entities[ck]; ok {
+		return ref.id, ref.name, nil
 	}
-	if len(links) > 0 {
-		if _, err := w.exec(qLinkEntities(len(names)), links...); err != nil {
-			return nil, fmt.Errorf("link entities %q: %w", names, err)
-		}
+	if w.link.absent[ck] {
+		return 0, "", nil
 	}
-	return names, nil
+	id, name, err := w.queryEntity(namespace, key)
+	if err != nil {
+		return 0, "", err
+	}
+	if id == 0 {
+		w.link.noteAbsent(ck)
+		return 0, "", nil
+	}
+	w.cacheEntity(ck, id, name)
+	return id, name, nil
+}
+
+func (w *wtx) cacheEntity(ck entityCacheKey, id int64, name string) {
+	if w.entities == nil {
+		w.entities = make(map[entityCacheKey]entityRef)
+	}
+	w.entities[ck] = entityRef{id, name}
+}
+
+// CreateEntity implements sqlstore.EntityTx. No other writer can create
+// it meanwhile: the transaction holds the write lock.
+func (w *wtx) CreateEntity(namespace, name, key string) (int64, string, error) {
+	res, err := w.exec("INSERT INTO entities (namespace, name, key) VALUES (?, ?, ?)", namespace, name, key)
+	if err != nil {
+		return 0, "", err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, "", err
+	}
+	ck := entityCacheKey{namespace, key}
+	delete(w.link.absent, ck)
+	w.cacheEntity(ck, id, name)
+	return id, name, nil
+}
+
+// AddAlias implements sqlstore.EntityTx.
+func (w *wtx) AddAlias(id int64, namespace, alias, aliasKey string) error {
+	if _, err := w.exec("INSERT OR IGNORE INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES (?, ?, ?, ?)", id, namespace, alias, aliasKey); err != nil {
+		return err
+	}
+	delete(w.link.absent, entityCacheKey{namespace, aliasKey})
+	return nil
+}
+
+// LinkFact implements sqlstore.EntityTx in one statement.
+func (w *wtx) LinkFact(factID int64, ids []int64) error {
+	links := make([]any, 0, 3*len(ids))
+	for pos, id := range ids {
+		links = append(links, factID, id, pos)
+	}
+	_, err := w.exec(qLinkEntities(len(ids)), links...)
+	return err
 }
 
 // linkStatements caches qLinkEntities' statements by row count.
@@ -134,31 +121,30 @@ func qLinkEntities(n int) string {
 	return q
 }
 
-// termFacts returns the ids of the namespace's facts other than except
-// that hold the term key (a single lower-case word): this transaction's
-// (w.link.pending) and the committed ones, from the full-text index
-// through the read pool. The index holds every token, so this is the
-// namespace's document frequency of the word. The write transaction never
-// queries FTS5 itself: a query there flushes the index's pending inserts,
-// which made bulk imports 2-3x slower. The committed answer is kept for
-// the rest of the transaction (see linkCache).
-func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
-	toks := text.Tokens(key)
-	if strings.ContainsAny(key, " \"") || len(toks) != 1 {
-		return nil, nil // "docker-compose", "--dry-run": not one index token
+// TermFacts implements sqlstore.EntityTx: the facts this transaction
+// stored before except (w.link's own index of their words) and the
+// committed ones, from the full-text index through the read pool. The
+// write transaction never queries FTS5 itself: a query there flushes the
+// index's pending inserts, which made bulk imports 2-3x slower. The
+// committed answer is kept for the rest of the transaction (see
+// linkCache).
+func (w *wtx) TermFacts(namespace, key string, except int64) ([]int64, error) {
+	tok, ok := sqlstore.TermToken(key)
+	if !ok {
+		return nil, nil
 	}
 	ck := entityCacheKey{namespace, key}
 	var ids []int64
-	for _, id := range w.link.pending[ck] {
+	for _, id := range w.link.ownFacts(namespace, tok) {
 		if id != except {
 			ids = append(ids, id)
 		}
 	}
 	committed, ok := w.link.committed[ck]
 	if !ok {
-		found, err := w.termMatches(namespace, toks[:1])
+		found, err := w.termMatches(namespace, []string{tok})
 		if err != nil {
-			return nil, fmt.Errorf("term %q: %w", key, err)
+			return nil, err
 		}
 		committed = found[0]
 		if w.link.committed == nil {
@@ -174,15 +160,14 @@ func (w *wtx) termFacts(namespace, key string, except int64) ([]int64, error) {
 	return ids, nil
 }
 
-// promoteTerm links the facts ids (found by termFacts) that mention the new
-// term entity id, as extracting their entities confirms.
-func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
+// PromoteTerm implements sqlstore.EntityTx.
+func (w *wtx) PromoteTerm(key string, id int64, ids []int64) error {
 	for _, fid := range ids {
 		keys, ok := w.link.keys[fid]
 		if !ok {
 			var content, tags string
 			if err := w.queryRow("SELECT content, tags FROM facts WHERE id = ?", fid).Scan(&content, &tags); err != nil {
-				return fmt.Errorf("promote %q: %w", key, err)
+				return err
 			}
 			ents := extractEntities(content, rowcodec.SplitTags(tags))
 			w.link.noteKeys(fid, ents)
@@ -194,7 +179,7 @@ func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 		res, err := w.exec(`INSERT OR IGNORE INTO fact_entities (fact_id, entity_id, pos)
 			VALUES (?, ?, (SELECT count(*) FROM fact_entities WHERE fact_id = ?))`, fid, id, fid)
 		if err != nil {
-			return fmt.Errorf("promote %q: %w", key, err)
+			return err
 		}
 		if n, _ := res.RowsAffected(); n > 0 {
 			w.linked = append(w.linked, fid)
@@ -203,8 +188,8 @@ func (w *wtx) promoteTerm(key string, id int64, ids []int64) error {
 	return nil
 }
 
-// resolveEntity finds the entity whose key or alias key is key; id 0 when none.
-func (w *wtx) resolveEntity(namespace, key string) (int64, string, error) {
+// queryEntity finds the entity whose key or alias key is key; id 0 when none.
+func (w *wtx) queryEntity(namespace, key string) (int64, string, error) {
 	var id int64
 	var name string
 	err := w.queryRow(qResolveEntity, namespace, key, namespace, key).Scan(&id, &name)
@@ -214,24 +199,16 @@ func (w *wtx) resolveEntity(namespace, key string) (int64, string, error) {
 	return id, name, err
 }
 
-// unlinkEntities removes a fact's entity links and returns the entity ids
-// it had, for pruneEntities.
-func (w *wtx) unlinkEntities(factID int64) ([]int64, error) {
+// UnlinkEntities implements sqlstore.RelinkTx.
+func (w *wtx) UnlinkEntities(factID int64) ([]int64, error) {
+	delete(w.link.keys, factID) // its content may change
 	rows, err := w.query("SELECT entity_id FROM fact_entities WHERE fact_id = ?", factID)
 	if err != nil {
 		return nil, err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
+	ids, err := sqlstore.Collect(rows, sqlstore.ScanID)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	if len(ids) > 0 {
@@ -242,9 +219,8 @@ func (w *wtx) unlinkEntities(factID int64) ([]int64, error) {
 	return ids, nil
 }
 
-// pruneEntities deletes those of ids that no fact links any more (their
-// aliases cascade).
-func (w *wtx) pruneEntities(ids []int64) error {
+// PruneEntities implements sqlstore.RelinkTx (aliases cascade).
+func (w *wtx) PruneEntities(ids []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -302,14 +278,8 @@ func (s *Store) FactIDsByEntity(ctx context.Context, namespace, name string) ([]
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return rows.Err()
+		ids, err = sqlstore.Collect(rows, sqlstore.ScanID)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("facts by entity: %w", err)
@@ -345,14 +315,8 @@ func (s *Store) RecentFactIDsByEntity(ctx context.Context, namespace, name strin
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return rows.Err()
+		ids, err = sqlstore.Collect(rows, sqlstore.ScanID)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("recent facts by entity: %w", err)
@@ -370,43 +334,18 @@ func scanEntities(ctx context.Context, q querier, query string, args ...any) ([]
 	if err != nil {
 		return nil, err
 	}
-	var out []*holomem.Entity
-	for rows.Next() {
-		var e holomem.Entity
-		if err := rows.Scan(&e.ID, &e.Namespace, &e.Name, &e.FactCount); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, &e)
-	}
+	out, err := sqlstore.Collect(rows, sqlstore.ScanEntity)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil || len(out) == 0 {
 		return nil, err
 	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	byID := make(map[int64]*holomem.Entity, len(out))
-	ids := make([]int64, 0, len(out))
-	for _, e := range out {
-		byID[e.ID] = e
-		ids = append(ids, e.ID)
-	}
 	rows, err = q.QueryContext(ctx, `SELECT entity_id, alias FROM entity_aliases
-		WHERE entity_id IN (SELECT value FROM json_each(?)) ORDER BY entity_id, alias_key`, idList(ids))
+		WHERE entity_id IN (SELECT value FROM json_each(?)) ORDER BY entity_id, alias_key`, idList(sqlstore.EntityIDs(out)))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var alias string
-		if err := rows.Scan(&id, &alias); err != nil {
-			return nil, err
-		}
-		byID[id].Aliases = append(byID[id].Aliases, alias)
-	}
-	return out, rows.Err()
+	return out, sqlstore.AddAliases(out, rows)
 }
 
 // FindEntity resolves a name or alias by its case-insensitive key (exact
@@ -540,40 +479,21 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 				return err
 			}
 		}
-		type row struct {
-			id            int64
-			ns, body, tag string
-		}
 		rows, err := w.query("SELECT id, namespace, content, tags FROM facts WHERE id > ? ORDER BY id LIMIT ?", afterID, limit)
 		if err != nil {
 			return err
 		}
-		var facts []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.id, &r.ns, &r.body, &r.tag); err != nil {
-				rows.Close()
-				return err
-			}
-			facts = append(facts, r)
-		}
+		facts, err := sqlstore.Collect(rows, sqlstore.ScanFactText)
 		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err != nil {
 			return err
 		}
 		for _, f := range facts {
-			old, err := w.unlinkEntities(f.id)
-			if err != nil {
+			if _, err := sqlstore.Relink(w, f.ID, f.Namespace, f.Content, rowcodec.SplitTags(f.Tags)); err != nil {
 				return err
 			}
-			if _, err := w.linkEntities(f.id, f.ns, extractEntities(f.body, rowcodec.SplitTags(f.tag))); err != nil {
-				return err
-			}
-			w.linked = append(w.linked, f.id)
-			if err := w.pruneEntities(old); err != nil {
-				return err
-			}
-			last = f.id
+			w.linked = append(w.linked, f.ID)
+			last = f.ID
 		}
 		return nil
 	})
@@ -589,81 +509,46 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 func (w *wtx) rekeyEntities() error {
 	clear(w.entities)
 	clear(w.link.absent)
-	type ent struct {
-		id       int64
-		ns, name string
-		key      string
-	}
 	rows, err := w.query("SELECT id, namespace, name, key FROM entities ORDER BY id")
 	if err != nil {
 		return err
 	}
-	var es []ent
-	for rows.Next() {
-		var e ent
-		if err := rows.Scan(&e.id, &e.ns, &e.name, &e.key); err != nil {
-			rows.Close()
-			return err
-		}
-		es = append(es, e)
-	}
+	es, err := sqlstore.Collect(rows, sqlstore.ScanEntityRow)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return err
 	}
-	type nk struct{ ns, key string }
-	keep := map[nk]int64{}
-	for _, e := range es {
-		keep[nk{e.ns, e.key}] = e.id
-	}
-	for _, e := range es {
-		k := entityKey(e.name)
-		if k == e.key {
-			continue
-		}
-		if to, ok := keep[nk{e.ns, k}]; ok && to != e.id {
-			for _, q := range []string{
-				"UPDATE OR IGNORE fact_entities SET entity_id = ? WHERE entity_id = ?",
-				"UPDATE OR IGNORE entity_aliases SET entity_id = ? WHERE entity_id = ?",
-			} {
-				if _, err := w.exec(q, to, e.id); err != nil {
-					return fmt.Errorf("merge entity %q: %w", e.name, err)
-				}
-			}
-			if _, err := w.exec("DELETE FROM entities WHERE id = ?", e.id); err != nil {
-				return fmt.Errorf("merge entity %q: %w", e.name, err)
+	for _, st := range sqlstore.PlanRekey(es) {
+		if st.Into == 0 {
+			if _, err := w.exec("UPDATE entities SET key = ? WHERE id = ?", st.Key, st.ID); err != nil {
+				return fmt.Errorf("rekey entity %d: %w", st.ID, err)
 			}
 			continue
 		}
-		if _, err := w.exec("UPDATE entities SET key = ? WHERE id = ?", k, e.id); err != nil {
-			return fmt.Errorf("rekey entity %q: %w", e.name, err)
+		for _, q := range []string{
+			"UPDATE OR IGNORE fact_entities SET entity_id = ? WHERE entity_id = ?",
+			"UPDATE OR IGNORE entity_aliases SET entity_id = ? WHERE entity_id = ?",
+		} {
+			if _, err := w.exec(q, st.Into, st.ID); err != nil {
+				return fmt.Errorf("merge entity %d: %w", st.ID, err)
+			}
 		}
-		delete(keep, nk{e.ns, e.key})
-		keep[nk{e.ns, k}] = e.id
+		if _, err := w.exec("DELETE FROM entities WHERE id = ?", st.ID); err != nil {
+			return fmt.Errorf("merge entity %d: %w", st.ID, err)
+		}
 	}
 	rows, err = w.query("SELECT namespace, alias, alias_key FROM entity_aliases")
 	if err != nil {
 		return err
 	}
-	type al struct{ ns, alias, key string }
-	var as []al
-	for rows.Next() {
-		var a al
-		if err := rows.Scan(&a.ns, &a.alias, &a.key); err != nil {
-			rows.Close()
-			return err
-		}
-		as = append(as, a)
-	}
+	as, err := sqlstore.Collect(rows, sqlstore.ScanAliasRow)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return err
 	}
-	for _, a := range as {
-		if k := entityKey(a.alias); k != a.key {
-			if _, err := w.exec("UPDATE OR REPLACE entity_aliases SET alias_key = ? WHERE namespace = ? AND alias_key = ?", k, a.ns, a.key); err != nil {
-				return fmt.Errorf("rekey alias %q: %w", a.alias, err)
-			}
+	for _, a := range sqlstore.PlanAliasRekey(as) {
+		if _, err := w.exec("UPDATE OR REPLACE entity_aliases SET alias_key = ? WHERE namespace = ? AND alias_key = ?", a.NewKey, a.Namespace, a.Key); err != nil {
+			return fmt.Errorf("rekey alias %q: %w", a.Alias, err)
 		}
 	}
 	return nil

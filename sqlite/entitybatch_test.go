@@ -181,19 +181,22 @@ func TestCreateFacts_EntitiesAsOneByOne(t *testing.T) {
 // it was before linkCache, so it shows that caching and batching the
 // lookups changed no fact's entities.
 //
-// Here batches differ from one-by-one adds, by a rule kept as it was: a
-// recurring word becomes an entity when text.MinTermFacts facts contain
-// it, and while committed facts are counted through the full-text index
-// (any fact holding the word, as a #tag or a path component too), a
-// batch's own earlier facts count only where the word was a recurring
-// candidate.
+// Batches derive what one-by-one adds derive: a recurring word becomes an
+// entity when text.MinTermFacts facts contain it, counted the same way
+// (any fact holding the word, as a #tag or a path component too) whether
+// the earlier facts are committed or the batch's own.
 func TestCreateFacts_Entities(t *testing.T) {
 	corpus := entityCorpus(true)
-	var all []string
+	var all, one []string
 	for _, n := range []int{1, 7, 50, len(corpus)} {
 		snap := createInBatches(t, corpus, n)
 		if n == 1 && countEntities(snap) < 100 {
 			t.Fatalf("only %d entities: the corpus no longer exercises promotion", countEntities(snap))
+		}
+		if n == 1 {
+			one = snap
+		} else if !slices.Equal(snap, one) {
+			t.Errorf("batches of %d vs one by one: %s", n, firstDiff(snap, one))
 		}
 		all = append(all, fmt.Sprintf("== batches of %d", n))
 		all = append(all, snap...)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -23,7 +24,7 @@ import (
 //   - absent: keys that resolve to no entity. Only this transaction can
 //     create entities and aliases (BEGIN IMMEDIATE), and linkEntities
 //     forgets a key when it creates an entity or alias with it;
-//     rekeyEntities forgets them all. Deleting entities (pruneEntities)
+//     rekeyEntities forgets them all. Deleting entities (PruneEntities)
 //     keeps an absent key absent.
 //   - committed: termFacts' committed facts holding a word, read through
 //     the read pool, which sees the last commit: no other writer can commit
@@ -32,14 +33,24 @@ import (
 //     noted by createFact for the facts it creates and by promoteTerm for
 //     the older facts it reads. linkEntities drops a fact's entry, since
 //     relinking a fact means its content may have changed.
-//   - pending: per namespace and term key, the facts of this transaction
-//     that had the term as a recurring candidate without linking it
-//     (committed answers do not hold them).
+//   - own: the words of the facts this transaction created (their index
+//     text, tokens and stems, diacritics folded as FTS5 folds them), by
+//     namespace and word, for TermFacts: committed answers do not hold
+//     them, and a batch must count a word as adding its facts one by one
+//     would. Facts are noted as they are created (ownRows) and indexed
+//     when TermFacts first needs them.
 type linkCache struct {
 	absent    map[entityCacheKey]bool
 	committed map[entityCacheKey][]int64
 	keys      map[int64][]string
-	pending   map[entityCacheKey][]int64
+	own       map[entityCacheKey][]int64
+	ownRows   []ownFact
+}
+
+// ownFact is a fact this transaction created, with its index text.
+type ownFact struct {
+	id                     int64
+	namespace, body, label string
 }
 
 // noteAbsent records that key resolves to no entity.
@@ -50,15 +61,32 @@ func (c *linkCache) noteAbsent(ck entityCacheKey) {
 	c.absent[ck] = true
 }
 
-// notePending remembers that fact id holds the term key unlinked, for
-// termFacts of later facts in this transaction.
-func (c *linkCache) notePending(ck entityCacheKey, id int64) {
-	if c.pending == nil {
-		c.pending = make(map[entityCacheKey][]int64)
+// noteOwn records fact id, just created in namespace with the index text
+// content and tags (text.IndexText), for ownFacts.
+func (c *linkCache) noteOwn(id int64, namespace, content, tags string) {
+	c.ownRows = append(c.ownRows, ownFact{id, namespace, content, tags})
+}
+
+// ownFacts returns the facts of this transaction, in order of creation,
+// whose index text holds the full-text token tok.
+func (c *linkCache) ownFacts(namespace, tok string) []int64 {
+	if len(c.ownRows) > 0 {
+		if c.own == nil {
+			c.own = make(map[entityCacheKey][]int64)
+		}
+		for _, f := range c.ownRows {
+			for _, s := range [2]string{f.body, f.label} {
+				for w := range strings.FieldsSeq(s) {
+					k := entityCacheKey{f.namespace, sqlstore.FoldDiacritics(w)}
+					if ids := c.own[k]; len(ids) == 0 || ids[len(ids)-1] != f.id {
+						c.own[k] = append(ids, f.id)
+					}
+				}
+			}
+		}
+		c.ownRows = c.ownRows[:0]
 	}
-	if !slices.Contains(c.pending[ck], id) {
-		c.pending[ck] = append(c.pending[ck], id)
-	}
+	return c.own[entityCacheKey{namespace, sqlstore.FoldDiacritics(tok)}]
 }
 
 // noteKeys records the entity keys of fact id's entities ents, which must

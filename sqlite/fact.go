@@ -11,6 +11,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -391,6 +392,7 @@ func (w *wtx) createFact(f *holomem.Fact, d *derived) (bool, error) {
 	}
 	f.SupersededBy = 0
 	w.fts = append(w.fts, ftsRow{id: f.ID, content: d.content, tags: d.tags, scope: liveScope(f.Namespace)})
+	w.link.noteOwn(f.ID, f.Namespace, d.content, d.tags)
 	if f.Entities, err = w.linkEntities(f.ID, f.Namespace, d.entities); err != nil {
 		return false, err
 	}
@@ -662,18 +664,11 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 			}
 		}
 		if contentChanged {
-			old, err := w.unlinkEntities(id)
-			if err != nil {
-				return err
-			}
 			tags := cur.Tags
 			if upd.Tags != nil {
 				tags = *upd.Tags
 			}
-			if _, err := w.linkEntities(id, cur.Namespace, extractEntities(*upd.Content, tags)); err != nil {
-				return err
-			}
-			if err := w.pruneEntities(old); err != nil {
+			if _, err := sqlstore.Relink(w, id, cur.Namespace, *upd.Content, tags); err != nil {
 				return err
 			}
 		}
@@ -691,7 +686,7 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 // visible again. Returns ErrNotFound.
 func (s *Store) DeleteFact(ctx context.Context, id int64) error {
 	err := s.update(ctx, func(w *wtx) error {
-		old, err := w.unlinkEntities(id)
+		old, err := w.UnlinkEntities(id)
 		if err != nil {
 			return err
 		}
@@ -702,7 +697,7 @@ func (s *Store) DeleteFact(ctx context.Context, id int64) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("fact %d: %w", id, holomem.ErrNotFound)
 		}
-		return w.pruneEntities(old)
+		return w.PruneEntities(old)
 	})
 	if err != nil {
 		return fmt.Errorf("delete fact: %w", err)

@@ -31,7 +31,7 @@ type wtx struct {
 	txStmts map[string]*sql.Stmt
 	// entities caches entity resolution within the transaction (bulk
 	// imports mention the same names over and over), keyed by namespace
-	// and entity key. pruneEntities clears it.
+	// and entity key. PruneEntities clears it.
 	entities map[entityCacheKey]entityRef
 	// refs caches the facts edges touch (see factRef).
 	refs map[int64]factRef
