@@ -65,7 +65,7 @@ func createN(tb testing.TB, s holomem.Store, n int, prefix string) []int64 {
 // one as soon as it has committed.
 func TestFactChanges_OutOfOrderCommits(t *testing.T) {
 	ctx := t.Context()
-	addr := pgtest.Addr(t)
+	addr := pgtest.ExclusiveAddr(t)
 	s := mustOpen(t, addr)
 	ids := createN(t, s, 2, "order")
 	a, b := ids[0], ids[1]
@@ -119,7 +119,7 @@ func TestFactChanges_OutOfOrderCommits(t *testing.T) {
 // TestFactChanges_Rollback: a write rolled back leaves no change.
 func TestFactChanges_Rollback(t *testing.T) {
 	ctx := t.Context()
-	addr := pgtest.Addr(t)
+	addr := pgtest.ExclusiveAddr(t)
 	s := mustOpen(t, addr)
 	ids := createN(t, s, 3, "rollback")
 	cur := cursor(t, s)
@@ -152,7 +152,7 @@ func TestFactChanges_Rollback(t *testing.T) {
 // the end: no change is missed.
 func TestFactChanges_Follower(t *testing.T) {
 	ctx := t.Context()
-	addr := pgtest.Addr(t)
+	addr := pgtest.ExclusiveAddr(t)
 	s := mustOpen(t, addr)
 	other := mustOpen(t, addr)
 	copyOf := map[int64]string{}
@@ -245,7 +245,7 @@ func TestFactChanges_Follower(t *testing.T) {
 // behind it gets ErrChangesPruned and a cursor that works.
 func TestFactChanges_Pruned(t *testing.T) {
 	ctx := t.Context()
-	addr := pgtest.Addr(t)
+	addr := pgtest.ExclusiveAddr(t)
 	s := mustOpen(t, addr)
 	start := cursor(t, s)
 	ids := createN(t, s, 1000, "prune")

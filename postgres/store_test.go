@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/holomem/holomem"
@@ -11,7 +12,14 @@ import (
 
 func TestStore(t *testing.T) {
 	pgtest.BaseAddr(t) // skip once, not in every subtest, without PostgreSQL
-	storetest.Run(t, func(t *testing.T) holomem.Store { return mustOpen(t, pgtest.Addr(t)) })
+	storetest.Run(t, func(t *testing.T) holomem.Store {
+		// The change feed's subtests run alone among PostgreSQL tests
+		// (see pgtest.ExclusiveAddr).
+		if strings.HasPrefix(t.Name(), "TestStore/Feed/") {
+			return mustOpen(t, pgtest.ExclusiveAddr(t))
+		}
+		return mustOpen(t, pgtest.Addr(t))
+	})
 }
 
 // mustOpen opens a store at addr and closes it when the test ends.

@@ -38,6 +38,54 @@ func BaseAddr(tb testing.TB) string {
 func Addr(tb testing.TB) string {
 	tb.Helper()
 	base := BaseAddr(tb)
+	hold(tb, base, false)
+	return newSchema(tb, base)
+}
+
+// ExclusiveAddr is Addr for a test that no other PostgreSQL test may run
+// beside, in any package: the change feed's tests, whose cursor is the
+// oldest transaction open anywhere on the server (its snapshot xmin), so
+// another test's open transaction would hold their own writes back and
+// make them report a change twice. Every Addr holds a shared advisory lock
+// for its test's duration and ExclusiveAddr the exclusive one; go test runs
+// packages in parallel, so this is what keeps them apart. A test holding
+// ExclusiveAddr must not also call Addr.
+func ExclusiveAddr(tb testing.TB) string {
+	tb.Helper()
+	base := BaseAddr(tb)
+	hold(tb, base, true)
+	return newSchema(tb, base)
+}
+
+// lockKey is the advisory lock the tests share ("holomem" in ASCII).
+const lockKey = 0x686f6c6f6d656d
+
+// hold takes the tests' advisory lock, shared or exclusive, on a session
+// of its own that ends (releasing it) when tb ends. The session holds no
+// transaction open, so it does not hold the feed's cursor back.
+func hold(tb testing.TB, base string, exclusive bool) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		tb.Fatalf("connect to %s: %v", EnvVar, err)
+	}
+	q := "SELECT pg_advisory_lock_shared($1)"
+	if exclusive {
+		q = "SELECT pg_advisory_lock($1)"
+	}
+	if _, err := conn.Exec(ctx, q, int64(lockKey)); err != nil {
+		conn.Close(context.Background())
+		tb.Fatalf("take the tests' advisory lock: %v", err)
+	}
+	tb.Cleanup(func() { conn.Close(context.Background()) })
+}
+
+// newSchema creates an empty schema dropped when tb ends and returns an
+// address selecting it.
+func newSchema(tb testing.TB, base string) string {
+	tb.Helper()
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	schema := "holomem_test_" + hex.EncodeToString(b[:])
