@@ -38,7 +38,7 @@ type beirQuery struct {
 func ReadBEIR(dir string) (*Dataset, error) {
 	d := &Dataset{Name: "beir:" + dir}
 	docs := map[string]bool{}
-	if err := readJSONLines(filepath.Join(dir, "corpus.jsonl"), func(b []byte) error {
+	if err := readJSONLines("beir", filepath.Join(dir, "corpus.jsonl"), func(b []byte) error {
 		var doc beirDoc
 		if err := json.Unmarshal(b, &doc); err != nil {
 			return err
@@ -67,7 +67,7 @@ func ReadBEIR(dir string) (*Dataset, error) {
 		stored[f.Key] = true
 	}
 	var queries []beirQuery
-	if err := readJSONLines(filepath.Join(dir, "queries.jsonl"), func(b []byte) error {
+	if err := readJSONLines("beir", filepath.Join(dir, "queries.jsonl"), func(b []byte) error {
 		var q beirQuery
 		if err := json.Unmarshal(b, &q); err != nil {
 			return err
@@ -144,11 +144,11 @@ func readQrels(path string, stored map[string]bool) (map[string][]string, error)
 }
 
 // readJSONLines calls fn with every non-blank line of path; an error names
-// the file and line.
-func readJSONLines(path string, fn func([]byte) error) error {
+// the file and line, and starts with what (the data set's kind).
+func readJSONLines(what, path string, fn func([]byte) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("beir: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -167,7 +167,7 @@ func readJSONLines(path string, fn func([]byte) error) error {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return fmt.Errorf("%w: %s line %d is longer than %d bytes", ErrFormat, path, n+1, maxLine)
 		}
-		return fmt.Errorf("beir: read %s: %w", path, err)
+		return fmt.Errorf("%s: read %s: %w", what, path, err)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -60,7 +59,7 @@ func ReadLoCoMo(path string) (*Dataset, error) {
 		dir = filepath.Dir(path)
 	}
 	var turns []locomoTurn
-	if err := readLines(filepath.Join(dir, "turns.jsonl"), func(b []byte) error {
+	if err := readJSONLines("locomo", filepath.Join(dir, "turns.jsonl"), func(b []byte) error {
 		var t locomoTurn
 		err := json.Unmarshal(b, &t)
 		turns = append(turns, t)
@@ -69,7 +68,7 @@ func ReadLoCoMo(path string) (*Dataset, error) {
 		return nil, err
 	}
 	var qas []locomoQA
-	if err := readLines(filepath.Join(dir, "qa.jsonl"), func(b []byte) error {
+	if err := readJSONLines("locomo", filepath.Join(dir, "qa.jsonl"), func(b []byte) error {
 		var q locomoQA
 		err := json.Unmarshal(b, &q)
 		qas = append(qas, q)
@@ -80,29 +79,6 @@ func ReadLoCoMo(path string) (*Dataset, error) {
 	return buildLoCoMo("locomo:"+dir, turns, qas)
 }
 
-func readLines(path string, fn func([]byte) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("locomo: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
-	n := 0
-	for sc.Scan() {
-		n++
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		if err := fn(sc.Bytes()); err != nil {
-			return fmt.Errorf("%w: %s line %d: %v", ErrFormat, path, n, err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("locomo: read %s: %w", path, err)
-	}
-	return nil
-}
 
 // readLoCoMoJSON reads the published format: a list of samples, each with
 // "conversation" (speaker_a, speaker_b, session_N_date_time, session_N:
