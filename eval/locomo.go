@@ -79,7 +79,6 @@ func ReadLoCoMo(path string) (*Dataset, error) {
 	return buildLoCoMo("locomo:"+dir, turns, qas)
 }
 
-
 // readLoCoMoJSON reads the published format: a list of samples, each with
 // "conversation" (speaker_a, speaker_b, session_N_date_time, session_N:
 // [turns]) and "qa".
