@@ -132,7 +132,7 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 			}
 		}
 		d.p = bm25ParamsOf(c.fact)
-		eff := d.len
+		var eff int
 		if !m.opts.WholeFactBM25 && isLong(c.fact.Content) && slices.ContainsFunc(d.tf, func(f float64) bool { return f > 0 }) {
 			d.passages, d.plen, d.ptf = lq.passageCounts(m.terms.get(c.fact).passageTerms())
 			addTagCounts(d.len, d.tf, d.plen, d.ptf)
