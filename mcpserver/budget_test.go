@@ -61,13 +61,15 @@ func hugeFact(i, n int) string {
 // the limit, with or without full content, and says how to page.
 func TestRecallBudget_hugeFacts(t *testing.T) {
 	if testing.Short() {
-		t.Skip("stores 10 MB of facts")
+		t.Skip("stores 2.4 MB of facts")
 	}
 	// A fixed clock: facts written a few ns apart would otherwise swap
 	// places as their decay moves by an ulp from one call to the next.
 	now := time.Now().Add(time.Hour)
 	mem, st := testutil.MustOpenMemory(t, retrieve.Options{Now: func() time.Time { return now }})
-	facts := make([]*holomem.Fact, 50)
+	// 12 facts of 200 KB: more than "limit 10" returns, each far over any
+	// budget (50 of them took minutes under the race detector).
+	facts := make([]*holomem.Fact, 12)
 	for i := range facts {
 		facts[i] = &holomem.Fact{Content: hugeFact(i, 200<<10), Namespace: holomem.DefaultNamespace}
 	}
