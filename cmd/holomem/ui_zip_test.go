@@ -20,6 +20,7 @@ import (
 // was the link's target.
 func TestWebUI_ZipSymlinkSkipped(t *testing.T) {
 	c := newCLI(t)
+	c.ok("init") // reads do not create a database
 	t.Setenv("TMPDIR", t.TempDir())
 	a := newApp(strings.NewReader(""), io.Discard, io.Discard)
 	a.dbPath, a.global, a.noModel = c.db, true, true
