@@ -73,6 +73,9 @@ func TestVerifyCatchesPageFlips(t *testing.T) {
 	if testing.Short() {
 		t.Skip("flips a store file many times")
 	}
+	if raceEnabled {
+		t.Skip("a measurement, minutes under the race detector: .ci/run runs it without -race")
+	}
 	trials := 90
 	if v, err := strconv.Atoi(os.Getenv("HOLOMEM_FLIP_TRIALS")); err == nil && v > 0 {
 		trials = v
