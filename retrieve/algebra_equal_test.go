@@ -270,7 +270,7 @@ func TestAlgebra_postingsMatchScanPostgres(t *testing.T) {
 // The same on the LoCoMo development conversations (one namespace each,
 // "Speaker: text" per turn, as holomem eval stores them), where speakers
 // open most sentences. Skipped without the data set (set HOLOMEM_LOCOMO
-// to its directory; /work/shared/eval/locomo-dev is tried by default).
+// to its directory; ../shared/eval/locomo-dev beside the clone is tried by default).
 func TestAlgebra_postingsMatchScanLoCoMo(t *testing.T) {
 	dir := os.Getenv("HOLOMEM_LOCOMO")
 	if dir == "" {
