@@ -67,40 +67,9 @@ func (s *Store) Reindex(ctx context.Context) error {
 func (s *Store) Check(ctx context.Context) error {
 	var problems []string
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, "PRAGMA integrity_check")
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var msg string
-			if err := rows.Scan(&msg); err != nil {
-				rows.Close()
-				return err
-			}
-			if msg != "ok" {
-				problems = append(problems, msg)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows, err = tx.QueryContext(ctx, "PRAGMA foreign_key_check")
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var table, parent string
-			var rowid sql.NullInt64
-			var fkid int
-			if err := rows.Scan(&table, &rowid, &parent, &fkid); err != nil {
-				rows.Close()
-				return err
-			}
-			problems = append(problems, fmt.Sprintf("%s row %d refers to a missing %s row", table, rowid.Int64, parent))
-		}
-		rows.Close()
-		return rows.Err()
+		var err error
+		problems, err = pageProblems(ctx, tx)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("check: %w", err)

@@ -66,41 +66,50 @@ func OpenForCheck(ctx context.Context, path string, immutable bool) (*Store, err
 func (s *Store) CheckPages(ctx context.Context) ([]string, error) {
 	var problems []string
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		for _, q := range []string{"PRAGMA integrity_check", "PRAGMA foreign_key_check"} {
-			rows, err := tx.QueryContext(ctx, q)
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				if q == "PRAGMA integrity_check" {
-					var msg string
-					if err := rows.Scan(&msg); err != nil {
-						rows.Close()
-						return err
-					}
-					if msg != "ok" {
-						problems = append(problems, msg)
-					}
-					continue
-				}
-				var table, parent string
-				var rowid sql.NullInt64
-				var fkid int
-				if err := rows.Scan(&table, &rowid, &parent, &fkid); err != nil {
-					rows.Close()
-					return err
-				}
-				problems = append(problems, fmt.Sprintf("%s row %d refers to a missing %s row", table, rowid.Int64, parent))
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
-		}
-		return nil
+		var err error
+		problems, err = pageProblems(ctx, tx)
+		return err
 	})
 	if err != nil {
 		return problems, fmt.Errorf("check pages: %w", err)
+	}
+	return problems, nil
+}
+
+// pageProblems runs PRAGMA integrity_check and foreign_key_check in tx and
+// returns what they report, one line a problem.
+func pageProblems(ctx context.Context, tx *sql.Tx) ([]string, error) {
+	var problems []string
+	for _, q := range []string{"PRAGMA integrity_check", "PRAGMA foreign_key_check"} {
+		rows, err := tx.QueryContext(ctx, q)
+		if err != nil {
+			return problems, err
+		}
+		for rows.Next() {
+			if q == "PRAGMA integrity_check" {
+				var msg string
+				if err := rows.Scan(&msg); err != nil {
+					rows.Close()
+					return problems, err
+				}
+				if msg != "ok" {
+					problems = append(problems, msg)
+				}
+				continue
+			}
+			var table, parent string
+			var rowid sql.NullInt64
+			var fkid int
+			if err := rows.Scan(&table, &rowid, &parent, &fkid); err != nil {
+				rows.Close()
+				return problems, err
+			}
+			problems = append(problems, fmt.Sprintf("%s row %d refers to a missing %s row", table, rowid.Int64, parent))
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return problems, err
+		}
 	}
 	return problems, nil
 }
