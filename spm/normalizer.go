@@ -41,10 +41,10 @@ func (n *normalizer) setCharsmap(blob string) error {
 		return corruptf("precompiled charsmap of %d bytes", len(blob))
 	}
 	size := binary.LittleEndian.Uint32([]byte(blob[:4]))
-	if uint64(size) >= uint64(len(blob)) {
-		return corruptf("charsmap trie size %d exceeds blob size %d", size, len(blob))
-	}
 	body := blob[4:]
+	if uint64(size) > uint64(len(body)) {
+		return corruptf("charsmap trie size %d exceeds the %d bytes after it", size, len(body))
+	}
 	trie := body[:size]
 	if len(trie) < 4 {
 		return corruptf("charsmap trie of %d bytes", len(trie))
