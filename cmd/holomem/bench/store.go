@@ -199,6 +199,12 @@ func benchStore(ctx context.Context, w io.Writer, n, queries, adds int, pg, prof
 	p50, _ := percentiles(probe)
 	q50, _ := percentiles(reason)
 	fmt.Fprintf(w, "%-9s %-8d %-14.0f %-14.0f %-11.0f %-12s %-12s %-12s %-12s %-14s %-14s %s\n", backend, n, importRate, rememberRate, perFact, ms(r50), ms(r99), ms(p50), ms(q50), us(importCPU), ms(rememberCPU), warmCol)
+	if ps, ok := s.(*postgres.Store); ok {
+		if st := ps.StandbyStats(); st.Standbys > 0 {
+			fmt.Fprintf(w, "  %d standby: %d reads on a standby, %d on the primary (%d waited for replay, %d then read the primary)\n",
+				st.Standbys, st.StandbyReads, st.PrimaryReads, st.Waits, st.Fallbacks)
+		}
+	}
 	return nil
 }
 
