@@ -20,7 +20,7 @@ type ExportReport struct {
 // reads back losslessly. The vector index's edges are left out: they are
 // index structure that `graph build` rebuilds ([holomem.Edge.IndexOwned]).
 // Export stops when ctx is done.
-func Export(ctx context.Context, store Store, w io.Writer, namespace string) (*ExportReport, error) {
+func Export(ctx context.Context, store holomem.ImportStore, w io.Writer, namespace string) (*ExportReport, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	jw := NewJSONLWriter(bw)
 	flt := holomem.FactFilter{IncludeSuperseded: true, WithEmbedding: true, Limit: 1000}

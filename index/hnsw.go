@@ -534,7 +534,7 @@ type GraphCheck struct {
 // repair silently. It needs no model: the graph's meta names the model and
 // dimension whose vectors it reads. Namespaces without a stored graph are
 // skipped. Only I/O errors are returned; a damaged graph is a Problem.
-func VerifyGraphs(ctx context.Context, store Store) ([]GraphCheck, error) {
+func VerifyGraphs(ctx context.Context, store holomem.IndexStore) ([]GraphCheck, error) {
 	st, err := store.Stats(ctx, "")
 	if err != nil {
 		return nil, fmt.Errorf("verify graphs: %w", err)

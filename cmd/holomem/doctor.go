@@ -89,9 +89,7 @@ func (a *app) diagnose(ctx context.Context, m *retrieve.Memory) (*doctorReport, 
 	}
 	r.Extra["last_backup"] = backup.Age(ctx, m.Store())
 	r.Extra["hook_server"] = a.hookServerStatus(ctx)
-	if w, ok := m.Store().(interface {
-		WALNotice(context.Context) (string, error)
-	}); ok {
+	if w, ok := holomem.As[holomem.WALNoticer](m.Store()); ok {
 		if n, err := w.WALNotice(ctx); err == nil && n != "" {
 			r.Warnings = append(r.Warnings, n+"; compare with the last backup, then `holomem verify --clear-wal-notice`")
 		}
