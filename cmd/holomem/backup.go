@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/backend"
 	"github.com/holomem/holomem/backup"
-	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/sqlite"
 )
 
@@ -57,7 +57,7 @@ func (a *app) backup(ctx context.Context, dest string) (*backup.Report, error) {
 // sqliteStore opens the database and insists on SQLite (backup, restore
 // and verify work on the file).
 func (a *app) sqliteStore(ctx context.Context, what string) (*sqlite.Store, error) {
-	if postgres.IsAddress(a.dbPath) {
+	if !backend.IsFile(a.dbPath) {
 		return nil, fmt.Errorf("%w: %s works on SQLite files; for PostgreSQL use pg_dump or `holomem copy`", holomem.ErrInvalid, what)
 	}
 	st, err := a.open(ctx)
@@ -108,7 +108,7 @@ Exit 0 when all hold, 1 with the list of problems otherwise.`,
 			if len(args) == 1 {
 				file = args[0]
 			}
-			if postgres.IsAddress(file) {
+			if !backend.IsFile(file) {
 				return fmt.Errorf("%w: verify works on SQLite files", holomem.ErrInvalid)
 			}
 			if _, err := os.Stat(file); err != nil {
@@ -188,7 +188,7 @@ first: a running process would keep writing to the old file.`,
 
 // restore replaces the --db file with the backup src.
 func (a *app) restore(ctx context.Context, src string, force bool) (*backup.Restored, error) {
-	if postgres.IsAddress(a.dbPath) {
+	if !backend.IsFile(a.dbPath) {
 		return nil, fmt.Errorf("%w: restore works on SQLite files; for PostgreSQL use `holomem copy`", holomem.ErrInvalid)
 	}
 	return backup.Restore(ctx, sqlitePath(a.dbPath), src, force)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/holomem/holomem/backend"
 	"github.com/holomem/holomem/internal/storecopy"
-	"github.com/holomem/holomem/postgres"
 )
 
 func (a *app) copyCmd() *cobra.Command {
@@ -37,7 +37,7 @@ a difference is an error. Run ` + "`holomem graph build`" + ` on the destination
 				return usagef("--from and --to name the same database")
 			}
 			ctx := cmd.Context()
-			if p := sqlitePath(from); !postgres.IsAddress(from) {
+			if p := sqlitePath(from); backend.IsFile(from) {
 				if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 					return &errNoDatabase{path: p} // copying from it would create it
 				}

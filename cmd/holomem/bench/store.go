@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/backend"
 	"github.com/holomem/holomem/internal/cputime"
 	"github.com/holomem/holomem/internal/synth"
 	"github.com/holomem/holomem/postgres"
@@ -41,7 +42,7 @@ and PREFIX-N-recall.pprof
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := e.Stdout
 			pg := ""
-			if f := cmd.Flags().Lookup("db"); f != nil && postgres.IsAddress(f.Value.String()) {
+			if f := cmd.Flags().Lookup("db"); f != nil && backend.IsRemote(f.Value.String()) {
 				pg = f.Value.String()
 			}
 			fmt.Fprintf(w, "%-9s %-8s %-14s %-14s %-11s %-12s %-12s %-12s %-12s %-14s %-14s %s\n", "backend", "facts", "import/s", "remember/s", "bytes/fact", "recall p50", "recall p99", "probe p50", "reason p50", "import CPU/f", "add CPU/add", "text load")
