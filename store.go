@@ -523,11 +523,10 @@ type NamespaceLister interface {
 // hygiene's candidate search, bounded by the number of facts per term
 // (maxTermDocs) rather than by the namespace, since every add runs it.
 // It returns up to limit live facts of the namespace that share the most
-// of terms, best first (ties: newest first), scores in 0..1. Implemented
-// by sqlite, whose SearchText ranks with bm25() at a cost that grows with
-// the namespace. PostgreSQL does not need it: its SearchText honours
-// [SearchOptions.MaxTermDocs] from its cached document frequencies, and
-// hygiene falls back to that search.
+// of terms, best first (ties: newest first), scores in 0..1. Without it
+// hygiene falls back to SearchText, which ranks every fact holding a term
+// at a cost that grows with the namespace. Implemented by sqlite and
+// postgres.
 type SimilarFactFinder interface {
 	SimilarFacts(ctx context.Context, namespace string, terms []string, limit, maxTermDocs int) ([]TextMatch, error)
 }

@@ -37,29 +37,22 @@ var capabilityTests = map[string][]capabilityTest{
 }
 
 // runCapabilities runs one subtest per entry of holomem.Capabilities,
-// named after it, skipped with a message when the store lacks it. Which
-// capabilities the store has is read once from a store of its own.
+// named after it, each of its tests skipped with a message on a store
+// that lacks it.
 func runCapabilities(t *testing.T, open func(t *testing.T) holomem.Store) {
-	var has []string
-	t.Run("Capabilities", func(t *testing.T) {
-		s := open(t)
-		defer s.Close()
-		has = holomem.CapabilitiesOf(s)
-		t.Logf("%T has %v", s, has)
-	})
 	for _, c := range holomem.Capabilities {
 		t.Run("Capability/"+c.Name, func(t *testing.T) {
 			tests := capabilityTests[c.Name]
 			if len(tests) == 0 {
 				t.Fatalf("no conformance test for capability %s: add one to storetest's capabilityTests", c.Name)
 			}
-			if !slices.Contains(has, c.Name) {
-				t.Skipf("the store lacks optional capability holomem.%s (store.go says which stores have it and why)", c.Name)
-			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
 					s := open(t)
 					t.Cleanup(func() { s.Close() })
+					if !c.Has(s) {
+						t.Skipf("%T lacks optional capability holomem.%s (store.go says which stores have it and why)", s, c.Name)
+					}
 					tt.fn(t, s)
 				})
 			}
@@ -67,7 +60,8 @@ func runCapabilities(t *testing.T, open func(t *testing.T) holomem.Store) {
 	}
 }
 
-// capability returns s as T or fails t: runCapabilities ran it because s has T.
+// capability returns s as T or fails t (runCapabilities runs a test only
+// on a store with its capability).
 func capability[T any](t *testing.T, s holomem.Store) T {
 	t.Helper()
 	c, ok := holomem.As[T](s)
