@@ -558,10 +558,7 @@ type RecentEntitiesFacts interface {
 // holds a caller's entity extraction per fact (nil where it has none) for
 // the store to reuse. K is *text.Extraction; it is a type parameter only
 // because this package may not import package text, and consumers name
-// FactPreparer[*text.Extraction]. Implemented by sqlite. postgres derives
-// entities inside its bulk write (set-based statements on the server, see
-// postgres/bulk.go) and has no separate preparation step yet; imports
-// there write with CreateFacts.
+// FactPreparer[*text.Extraction]. Implemented by sqlite and postgres.
 type FactPreparer[K any] interface {
 	PrepareFacts(fs []*Fact, known []K) (write func(context.Context) ([]bool, error), err error)
 }
