@@ -285,7 +285,7 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 		loaded := map[int64]*holomem.Fact{}
 		var list []*holomem.Fact
 		for rows.Next() {
-			f, err := scanFact(rows)
+			f, err := sqlstore.ScanFact(rows)
 			if err != nil {
 				rows.Close()
 				return nil, err

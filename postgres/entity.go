@@ -377,7 +377,7 @@ func (s *Store) EntitiesOf(ctx context.Context, ids []int64) (map[int64][]string
 		return out, nil
 	}
 	err := s.readOne(ctx, func(tx querier) error {
-		rows, err := tx.Query(ctx, qEntitiesOfFacts, ids)
+		rows, err := tx.Query(ctx, sqlstore.Rebind(dialect.QEntitiesOfFacts()), ids)
 		if err != nil {
 			return err
 		}

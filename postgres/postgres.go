@@ -21,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -40,6 +41,9 @@ func IsAddress(s string) bool {
 // ON CONFLICT and are retried when PostgreSQL reports a serialization
 // failure or a deadlock.
 type Store struct {
+	// Base answers the reads both SQL stores make alike.
+	sqlstore.Base
+
 	pool *pgxpool.Pool
 	addr string // the address without its password, for messages and Stats
 	now  func() time.Time
@@ -152,6 +156,7 @@ func Open(ctx context.Context, addr string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open store: %s: %w", redact(addr), err)
 	}
 	s := &Store{pool: pool, addr: redact(addr), now: o.now, live: map[string]liveCount{}, df: map[dfKey]dfEntry{}, origin: newOrigin()}
+	s.Base = s.base()
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open store: %s: %w", s.addr, err)

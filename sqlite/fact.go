@@ -2,11 +2,8 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/holomem/holomem"
@@ -17,129 +14,13 @@ import (
 
 // Hot lookups, named so plan_test.go can check they use an index.
 const (
-	// qFactByHash prefers the key-less fact, then the oldest: keyed facts
-	// may share content (migration 0006).
-	qFactByHash      = "SELECT id, content FROM facts WHERE namespace = ? AND content_hash = ? ORDER BY external_key IS NOT NULL, id LIMIT 1"
-	qOtherFactByHash = "SELECT id FROM facts WHERE namespace = ? AND content_hash = ? AND id <> ? AND (? OR external_key IS NULL) ORDER BY id LIMIT 1"
-	qFactByKey       = "SELECT id FROM facts WHERE namespace = ? AND external_key = ?"
+	qFactByHash      = sqlstore.QFactByHash
+	qOtherFactByHash = sqlstore.QOtherFactByHash
+	qFactByKey       = sqlstore.QFactByKey
 )
 
-// factColumns lists the columns scanFact reads. Embedding and HRR are large
-// and selected only when asked for.
 func factColumns(withEmbedding, withHRR bool) string {
-	cols := "f.id, f.namespace, f.content, f.category, f.tags, f.source, f.external_key, f.trust, " +
-		"f.retrieval_count, f.helpful_count, f.unhelpful_count, f.created_at, f.updated_at, " +
-		"f.superseded_by, f.anchor_path, f.anchor_hash, f.model_id"
-	if withEmbedding {
-		cols += ", f.embedding"
-	} else {
-		cols += ", NULL"
-	}
-	if withHRR {
-		cols += ", f.hrr"
-	} else {
-		cols += ", NULL"
-	}
-	return cols
-}
-
-type rowScanner interface{ Scan(dest ...any) error }
-
-func scanFact(r rowScanner) (*holomem.Fact, error) {
-	var (
-		f                              holomem.Fact
-		tags                           string
-		extKey, anchorPath, anchorHash sql.NullString
-		modelID                        sql.NullString
-		supersededBy                   sql.NullInt64
-		createdAt, updatedAt           int64
-		embedding, hrr                 []byte
-	)
-	err := r.Scan(&f.ID, &f.Namespace, &f.Content, &f.Category, &tags, &f.Source, &extKey, &f.Trust,
-		&f.RetrievalCount, &f.HelpfulCount, &f.UnhelpfulCount, &createdAt, &updatedAt,
-		&supersededBy, &anchorPath, &anchorHash, &modelID, &embedding, &hrr)
-	if err != nil {
-		return nil, err
-	}
-	f.Tags = rowcodec.SplitTags(tags)
-	f.ExternalKey = extKey.String
-	f.CreatedAt, f.UpdatedAt = fromNanos(createdAt), fromNanos(updatedAt)
-	f.SupersededBy = supersededBy.Int64
-	if anchorPath.Valid {
-		f.Anchor = &holomem.Anchor{Path: anchorPath.String, Hash: anchorHash.String}
-	}
-	f.ModelID = modelID.String
-	if len(embedding) > 0 {
-		if f.Embedding, err = rowcodec.DecodeVector(embedding); err != nil {
-			return nil, fmt.Errorf("fact %d: %w", f.ID, err)
-		}
-	}
-	if len(hrr) > 0 {
-		f.HRR = hrr
-	}
-	return &f, nil
-}
-
-// loadFact reads one fact (without embedding and HRR) with its entities.
-func loadFact(ctx context.Context, q querier, id int64) (*holomem.Fact, error) {
-	f, err := scanFact(q.QueryRowContext(ctx, "SELECT "+factColumns(false, false)+" FROM facts f WHERE f.id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("fact %d: %w", id, holomem.ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("fact %d: %w", id, err)
-	}
-	if err := attachEntities(ctx, q, []*holomem.Fact{f}); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
-
-// attachEntities fills Entities of each fact, in order of appearance.
-func attachEntities(ctx context.Context, q querier, fs []*holomem.Fact) error {
-	if len(fs) == 0 {
-		return nil
-	}
-	byID := make(map[int64]*holomem.Fact, len(fs))
-	ids := make([]int64, 0, len(fs))
-	for _, f := range fs {
-		f.Entities = nil
-		byID[f.ID] = f
-		ids = append(ids, f.ID)
-	}
-	rows, err := q.QueryContext(ctx, `SELECT fe.fact_id, e.name FROM fact_entities fe
-		JOIN entities e ON e.id = fe.entity_id
-		WHERE fe.fact_id IN (SELECT value FROM json_each(?))
-		ORDER BY fe.fact_id, fe.pos, e.id`, idList(ids))
-	if err != nil {
-		return fmt.Errorf("load entities: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return fmt.Errorf("load entities: %w", err)
-		}
-		if f := byID[id]; f != nil {
-			f.Entities = append(f.Entities, name)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load entities: %w", err)
-	}
-	return nil
-}
-
-// txQuerier adapts a write transaction to querier.
-type txQuerier struct{ w *wtx }
-
-func (q txQuerier) QueryContext(ctx context.Context, s string, args ...any) (*sql.Rows, error) {
-	return q.w.query(s, args...)
-}
-
-func (q txQuerier) QueryRowContext(ctx context.Context, s string, args ...any) *sql.Row {
-	return q.w.queryRow(s, args...)
+	return dialect.FactColumns(withEmbedding, withHRR)
 }
 
 // CreateFact stores f after normalising and validating it, and fills its
@@ -347,7 +228,7 @@ func (w *wtx) createFact(f *holomem.Fact, d *derived) (bool, error) {
 		return false, err
 	}
 	if existing != 0 {
-		old, err := loadFact(w.ctx, txQuerier{w}, existing)
+		old, err := sqlstore.LoadFact(w, dialect, existing)
 		if err != nil {
 			return false, err
 		}
@@ -355,26 +236,7 @@ func (w *wtx) createFact(f *holomem.Fact, d *derived) (bool, error) {
 		return false, nil
 	}
 
-	if f.CreatedAt.IsZero() {
-		f.CreatedAt = w.now
-	}
-	if f.UpdatedAt.IsZero() {
-		f.UpdatedAt = f.CreatedAt
-	}
-	f.CreatedAt, f.UpdatedAt = fromNanos(nanos(f.CreatedAt)), fromNanos(nanos(f.UpdatedAt))
-	var anchorPath, anchorHash any
-	if f.Anchor != nil {
-		anchorPath, anchorHash = f.Anchor.Path, f.Anchor.Hash
-	}
-	var modelID, emb, hrr any
-	if len(f.Embedding) > 0 {
-		modelID, emb = f.ModelID, rowcodec.EncodeVector(f.Embedding)
-	} else {
-		f.ModelID = ""
-	}
-	if len(f.HRR) > 0 {
-		hrr = f.HRR
-	}
+	anchorPath, anchorHash, modelID, emb, hrr := sqlstore.NewFactTimes(f, nanos(w.now))
 	// The id is one past the largest ever given (migration 0005), never
 	// max(id)+1: a forgotten fact's id must not name a new one.
 	res, err := w.exec(`INSERT INTO facts (id, namespace, content, content_hash, category, tags, source, external_key,
@@ -412,170 +274,10 @@ func (w *wtx) existingFact(f *holomem.Fact, hash int64) (int64, error) {
 	if w.dups != nil {
 		return w.dups.find(f, hash)
 	}
-	var existing int64
-	if f.ExternalKey != "" {
-		err := w.queryRow(qFactByKey, f.Namespace, f.ExternalKey).Scan(&existing)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return 0, err
-		}
-		return existing, nil
-	}
-	var content string
-	err := w.queryRow(qFactByHash, f.Namespace, hash).Scan(&existing, &content)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return 0, nil
-	case err != nil:
-		return 0, err
-	case content != f.Content:
-		return 0, fmt.Errorf("%w: content hash collides with fact %d", holomem.ErrConflict, existing)
-	}
-	return existing, nil
+	return sqlstore.ExistingFact(w, f, hash)
 }
 
-// FindFactByID returns the fact with its entities and model id, without
-// the embedding and HRR vectors (use FindFacts with IDs for those).
-// Returns ErrNotFound if no fact has that id.
-func (s *Store) FindFactByID(ctx context.Context, id int64) (*holomem.Fact, error) {
-	var f *holomem.Fact
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		var err error
-		f, err = loadFact(ctx, tx, id)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("find fact: %w", err)
-	}
-	return f, nil
-}
-
-// FindFactByExternalKey returns ErrNotFound if the namespace has no such key.
-func (s *Store) FindFactByExternalKey(ctx context.Context, namespace, key string) (*holomem.Fact, error) {
-	namespace = defaultNamespace(namespace)
-	key = strings.TrimSpace(key)
-	var f *holomem.Fact
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		var id int64
-		err := tx.QueryRowContext(ctx, qFactByKey, namespace, key).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("external key %q in namespace %q: %w", key, namespace, holomem.ErrNotFound)
-		}
-		if err != nil {
-			return err
-		}
-		f, err = loadFact(ctx, tx, id)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("find fact: %w", err)
-	}
-	return f, nil
-}
-
-func defaultNamespace(ns string) string {
-	ns = strings.TrimSpace(ns)
-	if ns == "" {
-		return holomem.DefaultNamespace
-	}
-	return ns
-}
-
-// FindFacts returns the facts matching the filter, ordered by id, and the
-// total number that match ignoring Offset and Limit. Both come from one
-// snapshot of the database.
-func (s *Store) FindFacts(ctx context.Context, filter holomem.FactFilter) ([]*holomem.Fact, int, error) {
-	if filter.Offset < 0 || filter.Limit < 0 {
-		return nil, 0, fmt.Errorf("find facts: %w: negative offset or limit", holomem.ErrInvalid)
-	}
-	var where []string
-	var args []any
-	if filter.Namespace != nil {
-		where, args = append(where, "f.namespace = ?"), append(args, *filter.Namespace)
-	}
-	if filter.Category != nil {
-		where, args = append(where, "f.category = ?"), append(args, *filter.Category)
-	}
-	if filter.Tag != nil {
-		tag := rowcodec.StoreTags([]string{*filter.Tag})
-		if len(tag) == 0 {
-			return nil, 0, nil
-		}
-		where, args = append(where, "instr(' ' || f.tags || ' ', ?) > 0"), append(args, " "+tag[0]+" ")
-	}
-	if filter.Source != nil {
-		where, args = append(where, "f.source = ?"), append(args, *filter.Source)
-	}
-	if filter.IDs != nil {
-		if len(filter.IDs) == 0 {
-			return nil, 0, nil
-		}
-		where, args = append(where, "f.id IN (SELECT value FROM json_each(?))"), append(args, idList(filter.IDs))
-	}
-	if filter.AfterID > 0 {
-		where, args = append(where, "f.id > ?"), append(args, filter.AfterID)
-	}
-	if !filter.IncludeSuperseded {
-		where = append(where, "f.superseded_by IS NULL")
-	}
-	if filter.WithoutEmbeddingFor != nil {
-		where = append(where, "(f.embedding IS NULL OR f.model_id IS NOT ?)")
-		args = append(args, *filter.WithoutEmbeddingFor)
-	}
-	cond := ""
-	if len(where) > 0 {
-		cond = " WHERE " + strings.Join(where, " AND ")
-	}
-	var (
-		out   []*holomem.Fact
-		total int
-	)
-	q := "SELECT " + factColumns(filter.WithEmbedding, filter.WithHRR) + " FROM facts f" + cond + " ORDER BY f.id"
-	pargs := args
-	if filter.Limit > 0 || filter.Offset > 0 {
-		limit := int64(filter.Limit)
-		if limit == 0 {
-			limit = -1
-		}
-		q += " LIMIT ? OFFSET ?"
-		pargs = append(append([]any(nil), args...), limit, filter.Offset)
-	}
-	var st *sql.Stmt
-	if filter.Lean {
-		st = s.readStmt(ctx, q) // recall's candidate load: the same query every time
-	}
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		if !filter.Lean {
-			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM facts f"+cond, args...).Scan(&total); err != nil {
-				return err
-			}
-		}
-		rows, err := txQuery(ctx, tx, st, q, pargs...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			f, err := scanFact(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, f)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows.Close()
-		if filter.Lean {
-			total = len(out)
-			return nil
-		}
-		return attachEntities(ctx, tx, out)
-	})
-	if err != nil {
-		return nil, 0, fmt.Errorf("find facts: %w", err)
-	}
-	return out, total, nil
-}
+func defaultNamespace(ns string) string { return sqlstore.DefaultNamespace(ns) }
 
 // UpdateFact applies upd and returns the new fact. Changing the content
 // re-derives entities and the full-text index, moves UpdatedAt, and drops
@@ -589,81 +291,20 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 	}
 	var out *holomem.Fact
 	err := s.update(ctx, func(w *wtx) error {
-		cur, err := loadFact(w.ctx, txQuerier{w}, id)
+		cur, err := sqlstore.LoadFact(w, dialect, id)
 		if err != nil {
 			return err
 		}
-		var sets []string
-		var args []any
-		set := func(col string, v any) {
-			sets = append(sets, col+" = ?")
-			args = append(args, v)
+		e, err := sqlstore.EditFact(w, cur, upd, nanos(w.now))
+		if err != nil {
+			return err
 		}
-		contentChanged := upd.Content != nil && *upd.Content != cur.Content
-		if contentChanged {
-			hash := rowcodec.ContentHash(*upd.Content)
-			var other int64
-			// A key-less fact must not take the content of any other fact;
-			// a keyed one only that of a key-less fact (see createFact).
-			err := w.queryRow(qOtherFactByHash, cur.Namespace, hash, id, cur.ExternalKey == "").Scan(&other)
-			if err == nil {
-				return fmt.Errorf("%w: fact %d in namespace %q already has this content", holomem.ErrConflict, other, cur.Namespace)
-			}
-			if !errors.Is(err, sql.ErrNoRows) {
-				return err
-			}
-			set("content", *upd.Content)
-			set("content_hash", hash)
-			set("updated_at", nanos(w.now))
-			set("model_id", nil)
-			set("embedding", nil)
-			if len(upd.HRR) == 0 {
-				set("hrr", nil)
-			}
-		}
-		if len(upd.HRR) > 0 {
-			set("hrr", upd.HRR)
-		}
-		if upd.Category != nil {
-			c := strings.TrimSpace(*upd.Category)
-			if c == "" {
-				c = holomem.DefaultCategory
-			}
-			set("category", c)
-		}
-		if upd.Tags != nil {
-			tags := rowcodec.StoreTags(*upd.Tags)
-			for _, t := range tags {
-				if len(t) > holomem.MaxLabelBytes {
-					return fmt.Errorf("%w: tag is %d bytes; the limit is %d", holomem.ErrInvalid, len(t), holomem.MaxLabelBytes)
-				}
-			}
-			if joined := rowcodec.JoinTags(tags); joined != rowcodec.JoinTags(cur.Tags) {
-				set("tags", joined)
-			}
-		}
-		if upd.Source != nil {
-			set("source", strings.TrimSpace(*upd.Source))
-		}
-		if upd.Trust != nil {
-			set("trust", *upd.Trust)
-		}
-		if upd.Anchor != nil {
-			if strings.TrimSpace(upd.Anchor.Path) == "" {
-				set("anchor_path", nil)
-				set("anchor_hash", nil)
-			} else {
-				set("anchor_path", upd.Anchor.Path)
-				set("anchor_hash", upd.Anchor.Hash)
-			}
-		}
-		if len(sets) > 0 {
-			// Column names come from the constants above; values are bound.
-			if _, err := w.tx.ExecContext(w.ctx, "UPDATE facts SET "+strings.Join(sets, ", ")+" WHERE id = ?", append(args, id)...); err != nil {
+		if e.Update != "" {
+			if _, err := w.tx.ExecContext(w.ctx, e.Update, e.Args...); err != nil {
 				return err
 			}
 		}
-		if contentChanged {
+		if e.ContentChanged {
 			tags := cur.Tags
 			if upd.Tags != nil {
 				tags = *upd.Tags
@@ -672,7 +313,7 @@ func (s *Store) UpdateFact(ctx context.Context, id int64, upd holomem.FactUpdate
 				return err
 			}
 		}
-		out, err = loadFact(w.ctx, txQuerier{w}, id)
+		out, err = sqlstore.LoadFact(w, dialect, id)
 		return err
 	})
 	if err != nil {
@@ -710,22 +351,11 @@ func (s *Store) DeleteFact(ctx context.Context, id int64) error {
 func (s *Store) RecordFeedback(ctx context.Context, id int64, helpful bool) (*holomem.Fact, error) {
 	var out *holomem.Fact
 	err := s.update(ctx, func(w *wtx) error {
-		var trust float64
-		err := w.queryRow("SELECT trust FROM facts WHERE id = ?", id).Scan(&trust)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("fact %d: %w", id, holomem.ErrNotFound)
-		}
-		if err != nil {
+		if _, err := sqlstore.RecordFeedback(w, id, helpful, ""); err != nil {
 			return err
 		}
-		q := "UPDATE facts SET trust = ?, unhelpful_count = unhelpful_count + 1 WHERE id = ?"
-		if helpful {
-			q = "UPDATE facts SET trust = ?, helpful_count = helpful_count + 1 WHERE id = ?"
-		}
-		if _, err := w.exec(q, holomem.ApplyFeedback(trust, helpful), id); err != nil {
-			return err
-		}
-		out, err = loadFact(w.ctx, txQuerier{w}, id)
+		var err error
+		out, err = sqlstore.LoadFact(w, dialect, id)
 		return err
 	})
 	if err != nil {

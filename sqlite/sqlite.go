@@ -25,6 +25,7 @@ import (
 	msqlite "modernc.org/sqlite"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -74,6 +75,9 @@ func registerFunctions() {
 // writing the same file makes them wait (up to the busy timeout) instead of
 // failing.
 type Store struct {
+	// Base answers the reads both SQL stores make alike.
+	sqlstore.Base
+
 	path string
 	now  func() time.Time
 	// ident is the file opened (os.Stat at open); abs its absolute path.
@@ -231,6 +235,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 func open(ctx context.Context, path string, o options, walNotice string) (*Store, error) {
 	var err error
 	s := &Store{path: path, now: o.now}
+	s.Base = s.base()
 	if s.wdb, err = openDB(path, o.busyTimeout, "immediate", 1, o.cachePages); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
@@ -408,6 +413,7 @@ func readOnlyDir(path string) bool {
 func openReadOnly(ctx context.Context, path string, o options) (*Store, error) {
 	dsn := "file:" + escapePath(path) + "?mode=ro&immutable=1&_pragma=foreign_keys(1)&_pragma=busy_timeout(" + strconv.FormatInt(o.busyTimeout.Milliseconds(), 10) + ")"
 	s := &Store{path: path, now: o.now}
+	s.Base = s.base()
 	var err error
 	if s.wdb, err = sql.Open("sqlite", dsn); err != nil {
 		return nil, fmt.Errorf("open store read-only: %w", err)

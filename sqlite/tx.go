@@ -13,6 +13,7 @@ import (
 	msqlite "modernc.org/sqlite"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 )
 
 // wtx is a write transaction. Its statements are prepared on the single
@@ -256,3 +257,82 @@ func idList(ids []int64) string {
 func nanos(t time.Time) int64 { return t.UnixNano() }
 
 func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
+
+// dialect is SQLite's spelling of the statements package sqlstore shares
+// with the PostgreSQL store.
+var dialect = sqlstore.NewDialect(sqlstore.Dialect{
+	InIDs:        func(col string) string { return col + " IN (SELECT value FROM json_each(?))" },
+	IDs:          func(ids []int64) any { return idList(ids) },
+	NullBytes:    "NULL",
+	DistinctFrom: "IS NOT",
+	Substr:       "instr",
+	NoLimit:      int64(-1),
+})
+
+// base gives the shared read methods s's way of reading.
+func (s *Store) base() sqlstore.Base {
+	read := func(ctx context.Context, prepare []string, fn func(sqlstore.Tx) error) error {
+		r := readTx{ctx: ctx, qs: prepare}
+		if len(prepare) > 0 {
+			r.sts = make([]*sql.Stmt, len(prepare))
+			for i, q := range prepare {
+				r.sts[i] = s.readStmt(ctx, q)
+			}
+		}
+		return s.read(ctx, func(tx *sql.Tx) error {
+			r.tx = tx
+			return fn(r)
+		})
+	}
+	return sqlstore.Base{
+		Dialect: dialect,
+		Read:    read,
+		ReadOne: func(ctx context.Context, fn func(sqlstore.Tx) error) error { return read(ctx, nil, fn) },
+	}
+}
+
+// readTx is a read transaction as a sqlstore.Tx; the statements qs run
+// through their read pool statements sts (see txQuery).
+type readTx struct {
+	ctx context.Context
+	tx  *sql.Tx
+	qs  []string
+	sts []*sql.Stmt
+}
+
+func (r readTx) stmt(q string) *sql.Stmt {
+	for i, p := range r.qs {
+		if p == q {
+			return r.sts[i]
+		}
+	}
+	return nil
+}
+
+func (r readTx) Query(q string, args ...any) (sqlstore.ClosingRows, error) {
+	return txQuery(r.ctx, r.tx, r.stmt(q), q, args...)
+}
+
+func (r readTx) QueryRow(q string, args ...any) sqlstore.Row {
+	return txQueryRow(r.ctx, r.tx, r.stmt(q), q, args...)
+}
+
+func (r readTx) Exec(q string, args ...any) (int64, error) {
+	return rowsAffected(r.tx.ExecContext(r.ctx, q, args...))
+}
+
+func rowsAffected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// Query, QueryRow and Exec make wtx a sqlstore.Tx.
+func (w *wtx) Query(q string, args ...any) (sqlstore.ClosingRows, error) {
+	return w.query(q, args...)
+}
+
+func (w *wtx) QueryRow(q string, args ...any) sqlstore.Row { return w.queryRow(q, args...) }
+
+func (w *wtx) Exec(q string, args ...any) (int64, error) { return rowsAffected(w.exec(q, args...)) }

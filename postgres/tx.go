@@ -1,0 +1,106 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/holomem/holomem/internal/sqlstore"
+)
+
+// dialect is PostgreSQL's spelling of the statements package sqlstore
+// shares with the SQLite store.
+var dialect = sqlstore.NewDialect(sqlstore.Dialect{
+	InIDs:        func(col string) string { return col + " = ANY(?::bigint[])" },
+	IDs:          func(ids []int64) any { return ids },
+	NullBytes:    "NULL::bytea",
+	DistinctFrom: "IS DISTINCT FROM",
+	Substr:       "strpos",
+	NoLimit:      nil, // LIMIT NULL
+	// Names sort by code point, as on SQLite, whatever the database's
+	// collation.
+	Collate: ` COLLATE "C"`,
+})
+
+// base gives the shared read methods s's way of reading.
+func (s *Store) base() sqlstore.Base {
+	return sqlstore.Base{
+		Dialect: dialect,
+		Read: func(ctx context.Context, _ []string, fn func(sqlstore.Tx) error) error {
+			return s.read(ctx, func(tx pgx.Tx) error { return fn(pgTx{ctx, tx}) })
+		},
+		ReadOne: func(ctx context.Context, fn func(sqlstore.Tx) error) error {
+			return s.readOne(ctx, func(q querier) error { return fn(pgTx{ctx, q.(execQuerier)}) })
+		},
+	}
+}
+
+// execQuerier is a pgx transaction or the pool.
+type execQuerier interface {
+	querier
+	Exec(ctx context.Context, q string, args ...any) (pgconn.CommandTag, error)
+}
+
+// pgTx is a transaction (or the pool) as a sqlstore.Tx: the shared
+// statements' ? placeholders become $n, and pgx.ErrNoRows sql.ErrNoRows.
+type pgTx struct {
+	ctx context.Context
+	q   execQuerier
+}
+
+func (t pgTx) Query(q string, args ...any) (sqlstore.ClosingRows, error) {
+	rows, err := t.q.Query(t.ctx, sqlstore.Rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgRows{rows}, nil
+}
+
+func (t pgTx) QueryRow(q string, args ...any) sqlstore.Row {
+	return pgRow{t.q.QueryRow(t.ctx, sqlstore.Rebind(q), args...)}
+}
+
+func (t pgTx) Exec(q string, args ...any) (int64, error) {
+	tag, err := t.q.Exec(t.ctx, sqlstore.Rebind(q), args...)
+	return tag.RowsAffected(), err
+}
+
+type pgRows struct{ pgx.Rows }
+
+func (r pgRows) Close() error {
+	r.Rows.Close()
+	return nil
+}
+
+type pgRow struct{ pgx.Row }
+
+func (r pgRow) Scan(dest ...any) error {
+	err := r.Row.Scan(dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return sql.ErrNoRows
+	}
+	return err
+}
+
+// Query, QueryRow and Exec make wtx a sqlstore.Tx.
+func (w *wtx) Query(q string, args ...any) (sqlstore.ClosingRows, error) {
+	return pgTx{w.ctx, w.tx}.Query(q, args...)
+}
+
+func (w *wtx) QueryRow(q string, args ...any) sqlstore.Row {
+	return pgTx{w.ctx, w.tx}.QueryRow(q, args...)
+}
+
+func (w *wtx) Exec(q string, args ...any) (int64, error) { return pgTx{w.ctx, w.tx}.Exec(q, args...) }
+
+// args numbers bound parameters for a query built piece by piece.
+type args []any
+
+func (a *args) add(v any) string {
+	*a = append(*a, v)
+	return "$" + strconv.Itoa(len(*a))
+}
