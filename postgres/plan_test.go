@@ -83,8 +83,8 @@ func TestQueryPlans(t *testing.T) {
 		{"FactByKey", sqlstore.QFactByKey, []any{"default", "k4242"}},
 		{"EdgesOfFact", "SELECT e.src FROM edges e WHERE " + strings.Join(edgeCond, " AND "), ea},
 		{"FactsWithoutVectors", page.Page, page.PageArgs},
-		{"LookupEntity", qLookupEntity, []any{"default", "e77"}},
-		{"ResolveEntityAlias", qResolveEntity, []any{"default", "a77"}},
+		{"LookupEntity", qLookupEntity, []any{"default", "e77", "default", "e77"}},
+		{"ResolveEntityAlias", qResolveEntity, []any{"default", "a77", "default", "a77"}},
 		{"FactsOfEntity", qFactsOfEntity, []any{77}},
 		{"EntitiesOfFacts", dialect.QEntitiesOfFacts(), []any{[]int64{7, 70, 700}}},
 		// What a bulk import asks while it links entities.

@@ -23,7 +23,9 @@ var dialect = sqlstore.NewDialect(sqlstore.Dialect{
 	NoLimit:      nil, // LIMIT NULL
 	// Names sort by code point, as on SQLite, whatever the database's
 	// collation.
-	Collate: ` COLLATE "C"`,
+	Collate:          ` COLLATE "C"`,
+	InsertOrIgnore:   "INSERT",
+	OnConflictIgnore: " ON CONFLICT DO NOTHING",
 })
 
 // base gives the shared read methods s's way of reading.

@@ -261,12 +261,13 @@ func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
 // dialect is SQLite's spelling of the statements package sqlstore shares
 // with the PostgreSQL store.
 var dialect = sqlstore.NewDialect(sqlstore.Dialect{
-	InIDs:        func(col string) string { return col + " IN (SELECT value FROM json_each(?))" },
-	IDs:          func(ids []int64) any { return idList(ids) },
-	NullBytes:    "NULL",
-	DistinctFrom: "IS NOT",
-	Substr:       "instr",
-	NoLimit:      int64(-1),
+	InIDs:          func(col string) string { return col + " IN (SELECT value FROM json_each(?))" },
+	IDs:            func(ids []int64) any { return idList(ids) },
+	NullBytes:      "NULL",
+	DistinctFrom:   "IS NOT",
+	Substr:         "instr",
+	NoLimit:        int64(-1),
+	InsertOrIgnore: "INSERT OR IGNORE",
 })
 
 // base gives the shared read methods s's way of reading.

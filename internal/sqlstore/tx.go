@@ -52,6 +52,9 @@ type Dialect struct {
 	NoLimit any
 	// Collate is appended to a name column that must sort by code point.
 	Collate string
+	// InsertOrIgnore and OnConflictIgnore make an INSERT skip the rows
+	// a unique key already holds (InsertIgnore).
+	InsertOrIgnore, OnConflictIgnore string
 
 	qEntitiesOfFacts, qAliasesOf string
 }
