@@ -271,25 +271,6 @@ const (
 	qNamespaces = "SELECT namespace FROM fact_counts GROUP BY namespace HAVING sum(facts) > 0 ORDER BY namespace"
 )
 
-// Namespaces returns the namespaces that hold facts, sorted, from the kept
-// counts: recall's "found elsewhere" hint asks for them when it finds
-// nothing, and a DISTINCT over facts would read every row.
-func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
-	var out []string
-	err := s.read(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, qNamespaces)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, pgx.RowTo[string])
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list namespaces: %w", err)
-	}
-	return out, nil
-}
-
 // liveFacts returns the namespace's number of live facts, cached for liveTTL.
 func (s *Store) liveFacts(ctx context.Context, tx querier, namespace string) (int64, error) {
 	now := time.Now()

@@ -23,8 +23,11 @@ var dialect = sqlstore.NewDialect(sqlstore.Dialect{
 	NoLimit:      nil, // LIMIT NULL
 	// Names sort by code point, as on SQLite, whatever the database's
 	// collation.
-	Collate:          ` COLLATE "C"`,
-	InsertOrIgnore:   "INSERT",
+	Collate:        ` COLLATE "C"`,
+	InsertOrIgnore: "INSERT",
+	QSchemaVersion: "SELECT version FROM holomem_schema",
+	// The kept counts (migration 0005) answer without reading facts.
+	QNamespaces:      qNamespaces,
 	OnConflictIgnore: " ON CONFLICT DO NOTHING",
 })
 

@@ -268,6 +268,10 @@ var dialect = sqlstore.NewDialect(sqlstore.Dialect{
 	Substr:         "instr",
 	NoLimit:        int64(-1),
 	InsertOrIgnore: "INSERT OR IGNORE",
+	QSchemaVersion: "PRAGMA user_version",
+	// It reads only an index, which recall's "found elsewhere" hint
+	// relies on to stay cheap.
+	QNamespaces: "SELECT DISTINCT namespace FROM facts ORDER BY namespace",
 })
 
 // base gives the shared read methods s's way of reading.

@@ -55,6 +55,9 @@ type Dialect struct {
 	// InsertOrIgnore and OnConflictIgnore make an INSERT skip the rows
 	// a unique key already holds (InsertIgnore).
 	InsertOrIgnore, OnConflictIgnore string
+	// QSchemaVersion reads the schema's version; QNamespaces lists the
+	// namespaces that hold facts, sorted.
+	QSchemaVersion, QNamespaces string
 
 	qEntitiesOfFacts, qAliasesOf string
 }
