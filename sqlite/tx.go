@@ -269,6 +269,12 @@ var dialect = sqlstore.NewDialect(sqlstore.Dialect{
 	NoLimit:        int64(-1),
 	InsertOrIgnore: "INSERT OR IGNORE",
 	QSchemaVersion: "PRAGMA user_version",
+	// The unary + keeps SQLite from using the namespace (or model) index
+	// in a vector scan: that plan reads rows out of id order and then
+	// sorts 10k+ blobs in a temporary b-tree (measured 95 ms per 10k-fact
+	// probe); a scan in rowid order needs no sort.
+	InOrder:  "+",
+	RawBytes: true,
 	// It reads only an index, which recall's "found elsewhere" hint
 	// relies on to stay cheap.
 	QNamespaces: "SELECT DISTINCT namespace FROM facts ORDER BY namespace",

@@ -58,6 +58,12 @@ type Dialect struct {
 	// QSchemaVersion reads the schema's version; QNamespaces lists the
 	// namespaces that hold facts, sorted.
 	QSchemaVersion, QNamespaces string
+	// InOrder is put before a column whose index must not be used where
+	// a scan in id order would then need a sort ("+" on SQLite).
+	InOrder string
+	// RawBytes says the driver lends its buffer for a sql.RawBytes
+	// (database/sql), saving a copy per row of a blob scan.
+	RawBytes bool
 
 	qEntitiesOfFacts, qAliasesOf string
 }
