@@ -41,6 +41,10 @@ func (s *Store) base() sqlstore.Base {
 		ReadOne: func(ctx context.Context, fn func(sqlstore.Tx) error) error {
 			return s.readOne(ctx, func(q querier) error { return fn(pgTx{ctx, q.(execQuerier)}) })
 		},
+		Write: func(ctx context.Context, fn func(sqlstore.Tx) error) error {
+			return s.update(ctx, func(w *wtx) error { return fn(w) })
+		},
+		Now: s.now,
 	}
 }
 

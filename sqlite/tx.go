@@ -299,6 +299,10 @@ func (s *Store) base() sqlstore.Base {
 		Dialect: dialect,
 		Read:    read,
 		ReadOne: func(ctx context.Context, fn func(sqlstore.Tx) error) error { return read(ctx, nil, fn) },
+		Write: func(ctx context.Context, fn func(sqlstore.Tx) error) error {
+			return s.update(ctx, func(w *wtx) error { return fn(w) })
+		},
+		Now: s.now,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/holomem/holomem"
 )
@@ -18,6 +19,10 @@ type Base struct {
 	Read func(ctx context.Context, prepare []string, fn func(Tx) error) error
 	// ReadOne runs fn where its statements need not share a snapshot.
 	ReadOne func(ctx context.Context, fn func(Tx) error) error
+	// Write runs fn in one write transaction and commits it.
+	Write func(ctx context.Context, fn func(Tx) error) error
+	// Now is the store's clock.
+	Now func() time.Time
 }
 
 // FindFactByID returns the fact with its entities and model id, without
