@@ -21,6 +21,12 @@ var dialect = sqlstore.NewDialect(sqlstore.Dialect{
 	DistinctFrom: "IS DISTINCT FROM",
 	Substr:       "strpos",
 	NoLimit:      nil, // LIMIT NULL
+	Lock:         " FOR UPDATE",
+	// Rows are locked in id order so two concurrent calls cannot
+	// deadlock.
+	QMarkRetrieved: `UPDATE facts f SET retrieval_count = f.retrieval_count + 1
+		FROM (SELECT id FROM facts WHERE id = ANY(?::bigint[]) ORDER BY id FOR UPDATE) l
+		WHERE f.id = l.id`,
 	// Names sort by code point, as on SQLite, whatever the database's
 	// collation.
 	Collate:        ` COLLATE "C"`,
@@ -41,7 +47,7 @@ func (s *Store) base() sqlstore.Base {
 		ReadOne: func(ctx context.Context, fn func(sqlstore.Tx) error) error {
 			return s.readOne(ctx, func(q querier) error { return fn(pgTx{ctx, q.(execQuerier)}) })
 		},
-		Write: func(ctx context.Context, fn func(sqlstore.Tx) error) error {
+		Write: func(ctx context.Context, fn func(sqlstore.WriteTx) error) error {
 			return s.update(ctx, func(w *wtx) error { return fn(w) })
 		},
 		Now: s.now,
@@ -113,3 +119,21 @@ func (a *args) add(v any) string {
 	*a = append(*a, v)
 	return "$" + strconv.Itoa(len(*a))
 }
+
+// ExecBuilt implements sqlstore.WriteTx.
+func (w *wtx) ExecBuilt(q string, args ...any) error {
+	_, err := w.Exec(q, args...)
+	return err
+}
+
+// Touch implements sqlstore.WriteTx (see touch).
+func (w *wtx) Touch(ns string) { w.touch(ns) }
+
+// Reindex implements sqlstore.WriteTx: the fact's tsvector.
+func (w *wtx) Reindex(id int64, content, tags string) error {
+	_, err := w.exec("UPDATE fact_search SET fts = $1::tsvector WHERE id = $2", tsvectorText(content, tags), id)
+	return err
+}
+
+// Now is the transaction's time.
+func (w *wtx) Now() int64 { return nanos(w.now) }

@@ -215,12 +215,6 @@ func (b *Base) EntityAliases(ctx context.Context, namespace string) (map[string]
 	return out, nil
 }
 
-// WriteTx is a write transaction that relinks entities.
-type WriteTx interface {
-	Tx
-	RelinkTx
-}
-
 // RelinkFacts derives again the entities of up to limit facts after
 // afterID, in id order (Relink), after recomputing every entity key when
 // afterID is 0 (RekeyEntities), and returns the facts it relinked.

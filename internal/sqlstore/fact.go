@@ -395,30 +395,6 @@ func EditFact(tx Tx, cur *holomem.Fact, upd holomem.FactUpdate, now int64) (Fact
 	return e, nil
 }
 
-// RecordFeedback moves the trust of fact id by one vote
-// ([holomem.ApplyFeedback]) and counts it; lock is appended to the read of
-// its row (" FOR UPDATE" where rows are locked so). It returns the
-// fact's namespace; ErrNotFound.
-func RecordFeedback(tx Tx, id int64, helpful bool, lock string) (string, error) {
-	var trust float64
-	var ns string
-	err := tx.QueryRow("SELECT trust, namespace FROM facts WHERE id = ?"+lock, id).Scan(&trust, &ns)
-	if errors.Is(err, ErrNoRows) {
-		return "", fmt.Errorf("fact %d: %w", id, holomem.ErrNotFound)
-	}
-	if err != nil {
-		return "", err
-	}
-	q := "UPDATE facts SET trust = ?, unhelpful_count = unhelpful_count + 1 WHERE id = ?"
-	if helpful {
-		q = "UPDATE facts SET trust = ?, helpful_count = helpful_count + 1 WHERE id = ?"
-	}
-	if _, err := tx.Exec(q, holomem.ApplyFeedback(trust, helpful), id); err != nil {
-		return "", err
-	}
-	return ns, nil
-}
-
 // DefaultNamespace returns ns trimmed, or holomem.DefaultNamespace when
 // that is empty.
 func DefaultNamespace(ns string) string {

@@ -17,7 +17,7 @@ func (b *Base) SetMeta(ctx context.Context, key, value string) error {
 	if strings.TrimSpace(key) == "" {
 		return fmt.Errorf("set meta: %w: empty key", holomem.ErrInvalid)
 	}
-	err := b.Write(ctx, func(tx Tx) error {
+	err := b.Write(ctx, func(tx WriteTx) error {
 		_, err := tx.Exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value)
 		return err
 	})
@@ -54,7 +54,7 @@ func (b *Base) LogInjection(ctx context.Context, inj holomem.Injection) error {
 	if at.IsZero() {
 		at = b.Now()
 	}
-	err := b.Write(ctx, func(tx Tx) error {
+	err := b.Write(ctx, func(tx WriteTx) error {
 		var id int64
 		err := tx.QueryRow("INSERT INTO injections (at, namespace, outcome, hits, took_ns, detail) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
 			at.UnixNano(), DefaultNamespace(inj.Namespace), inj.Outcome, inj.Hits, int64(inj.Took), rowcodec.Truncate(inj.Detail, 500)).Scan(&id)

@@ -20,7 +20,7 @@ type Base struct {
 	// ReadOne runs fn where its statements need not share a snapshot.
 	ReadOne func(ctx context.Context, fn func(Tx) error) error
 	// Write runs fn in one write transaction and commits it.
-	Write func(ctx context.Context, fn func(Tx) error) error
+	Write func(ctx context.Context, fn func(WriteTx) error) error
 	// Now is the store's clock.
 	Now func() time.Time
 }

@@ -58,6 +58,12 @@ type Dialect struct {
 	// QSchemaVersion reads the schema's version; QNamespaces lists the
 	// namespaces that hold facts, sorted.
 	QSchemaVersion, QNamespaces string
+	// Lock is appended to a read of a row the transaction then writes
+	// (" FOR UPDATE" where rows are locked so).
+	Lock string
+	// QMarkRetrieved adds one to the retrieval count of a list of facts
+	// (IDs).
+	QMarkRetrieved string
 	// InOrder is put before a column whose index must not be used where
 	// a scan in id order would then need a sort ("+" on SQLite).
 	InOrder string
