@@ -100,3 +100,15 @@ func (b *Base) InjectionStats(ctx context.Context, since time.Time) (*holomem.In
 	rowcodec.SetInjectionPercentiles(st, took)
 	return st, nil
 }
+
+// ChangeIDs returns the fact ids of changes, in order; nil for none.
+func ChangeIDs(changes []holomem.FactChange) []int64 {
+	if len(changes) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(changes))
+	for i, c := range changes {
+		ids[i] = c.ID
+	}
+	return ids
+}
