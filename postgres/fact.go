@@ -141,16 +141,3 @@ func (w *wtx) createFact(f *holomem.Fact) (bool, error) {
 	*f = *old
 	return false, nil
 }
-
-// Supersede records that newer replaces older: a supersedes edge from newer
-// to older, and older.SupersededBy = newer. See [holomem.Store].
-func (s *Store) Supersede(ctx context.Context, older, newer int64) error {
-	err := s.update(ctx, func(w *wtx) error {
-		_, err := w.createEdge(&holomem.Edge{From: newer, To: older, Kind: holomem.EdgeSupersedes, Weight: 1, Origin: holomem.OriginUser})
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("supersede %d with %d: %w", older, newer, err)
-	}
-	return nil
-}

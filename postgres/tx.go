@@ -50,7 +50,9 @@ func (s *Store) base() sqlstore.Base {
 		Write: func(ctx context.Context, fn func(sqlstore.WriteTx) error) error {
 			return s.update(ctx, func(w *wtx) error { return fn(w) })
 		},
-		Now: s.now,
+		Now:  s.now,
+		Path: s.addr,
+		Size: size,
 	}
 }
 

@@ -278,18 +278,3 @@ func (w *wtx) existingFact(f *holomem.Fact, hash int64) (int64, error) {
 }
 
 func defaultNamespace(ns string) string { return sqlstore.DefaultNamespace(ns) }
-
-// Supersede records that newer replaces older: a supersedes edge from newer
-// to older, and older.SupersededBy = newer, which hides older from recall.
-// Both facts must exist (ErrNotFound) and live in the same namespace;
-// a fact cannot supersede itself or the fact that supersedes it (ErrInvalid).
-func (s *Store) Supersede(ctx context.Context, older, newer int64) error {
-	err := s.update(ctx, func(w *wtx) error {
-		_, err := w.createEdge(&holomem.Edge{From: newer, To: older, Kind: holomem.EdgeSupersedes, Weight: 1, Origin: holomem.OriginUser})
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("supersede %d with %d: %w", older, newer, err)
-	}
-	return nil
-}

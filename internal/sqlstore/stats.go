@@ -9,15 +9,29 @@ import (
 	"github.com/holomem/holomem"
 )
 
-// NewStats returns the Stats of the store at path with its maps made.
-func NewStats(path string) *holomem.Stats {
-	return &holomem.Stats{
-		Path:       path,
+// Stats summarises the store for doctor and stats; an empty namespace
+// means the whole store. Facts counts all facts, superseded ones included;
+// Edges and EdgeActivity count edges whose source is in the namespace.
+func (b *Base) Stats(ctx context.Context, namespace string) (*holomem.Stats, error) {
+	st := &holomem.Stats{
+		Path:       b.Path,
 		Edges:      map[string]int{},
 		Namespaces: map[string]int{},
 		Categories: map[string]int{},
 		Models:     map[string]int{},
 	}
+	now := b.Now()
+	err := b.Read(ctx, nil, func(tx Tx) error {
+		var err error
+		if st.SizeBytes, err = b.Size(tx); err != nil {
+			return err
+		}
+		return ReadStats(tx, b.Dialect, st, namespace, now)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("stats: %w", err)
+	}
+	return st, nil
 }
 
 // ReadStats fills st with the counts of the store, or of namespace when

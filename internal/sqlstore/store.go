@@ -23,6 +23,9 @@ type Base struct {
 	Write func(ctx context.Context, fn func(WriteTx) error) error
 	// Now is the store's clock.
 	Now func() time.Time
+	// Path names the store in Stats; Size gives Stats' SizeBytes.
+	Path string
+	Size func(tx Tx) (int64, error)
 }
 
 // FindFactByID returns the fact with its entities and model id, without

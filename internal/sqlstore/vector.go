@@ -118,3 +118,24 @@ func CheckEmbeddings(model string, vecs map[int64][]float32) (string, []int64, e
 	slices.Sort(ids)
 	return model, ids, nil
 }
+
+// SetEmbeddings stores vectors made by model for the given facts, replacing
+// any vector they had (one vector per fact). Ids that no longer exist are
+// skipped: a fact forgotten while it was being embedded is not an error.
+// Returns ErrInvalid for an empty model id, an empty vector or a
+// non-finite value.
+func (b *Base) SetEmbeddings(ctx context.Context, model string, vecs map[int64][]float32) error {
+	model, ids, err := CheckEmbeddings(model, vecs)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	blobs := make([][]byte, len(ids))
+	for i, id := range ids {
+		blobs[i] = rowcodec.EncodeVector(vecs[id])
+	}
+	err = b.Write(ctx, func(w WriteTx) error { return w.SetVectors(model, ids, blobs) })
+	if err != nil {
+		return fmt.Errorf("set embeddings: %w", err)
+	}
+	return nil
+}

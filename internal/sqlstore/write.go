@@ -24,6 +24,12 @@ type WriteTx interface {
 	Reindex(id int64, content, tags string) error
 	// Now is the transaction's time in nanoseconds.
 	Now() int64
+	// SetVectors sets the embedding of facts ids[i] to blobs[i], made by
+	// model, skipping ids that do not exist.
+	SetVectors(model string, ids []int64, blobs [][]byte) error
+	// CreateEdge stores e as holomem.Store's CreateEdge does and says
+	// whether it is new.
+	CreateEdge(e *holomem.Edge) (bool, error)
 }
 
 // UpdateFact applies upd and returns the new fact. Changing the content
@@ -155,6 +161,21 @@ func (b *Base) MarkRetrieved(ctx context.Context, ids []int64) error {
 	})
 	if err != nil {
 		return fmt.Errorf("mark retrieved: %w", err)
+	}
+	return nil
+}
+
+// Supersede records that newer replaces older: a supersedes edge from newer
+// to older, and older.SupersededBy = newer, which hides older from recall.
+// Both facts must exist (ErrNotFound) and live in the same namespace;
+// a fact cannot supersede itself or the fact that supersedes it (ErrInvalid).
+func (b *Base) Supersede(ctx context.Context, older, newer int64) error {
+	err := b.Write(ctx, func(w WriteTx) error {
+		_, err := w.CreateEdge(&holomem.Edge{From: newer, To: older, Kind: holomem.EdgeSupersedes, Weight: 1, Origin: holomem.OriginUser})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("supersede %d with %d: %w", older, newer, err)
 	}
 	return nil
 }
