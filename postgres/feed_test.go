@@ -15,13 +15,6 @@ import (
 	"github.com/holomem/holomem/storetest"
 )
 
-func cursor(tb testing.TB, s *postgres.Store) int64 { tb.Helper(); return storetest.Cursor(tb, s) }
-
-func changedIDs(tb testing.TB, s *postgres.Store, since int64) ([]int64, int64) {
-	tb.Helper()
-	return storetest.ChangedIDs(tb, s, since)
-}
-
 func connect(tb testing.TB, addr string) *pgx.Conn {
 	tb.Helper()
 	c, err := pgx.Connect(tb.Context(), addr)
@@ -77,7 +70,7 @@ func TestFactChanges_OutOfOrderCommits(t *testing.T) {
 	s := mustOpen(t, addr)
 	ids := createN(t, s, 2, "order")
 	a, b := ids[0], ids[1]
-	cur := cursor(t, s)
+	cur := storetest.Cursor(t, s)
 
 	tx1, err := connect(t, addr).Begin(ctx)
 	if err != nil {
@@ -102,7 +95,7 @@ func TestFactChanges_OutOfOrderCommits(t *testing.T) {
 	if err := tx2.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	first, next := changedIDs(t, s, cur)
+	first, next := storetest.ChangedIDs(t, s, cur)
 	if !slices.Contains(first, b) || slices.Contains(first, a) {
 		t.Errorf("with the older transaction open: %v; want %d (committed) and not %d", first, b, a)
 	}
@@ -112,14 +105,14 @@ func TestFactChanges_OutOfOrderCommits(t *testing.T) {
 	if err := tx1.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	second, next := changedIDs(t, s, next)
+	second, next := storetest.ChangedIDs(t, s, next)
 	if !slices.Contains(second, a) {
 		t.Errorf("after the older transaction committed: %v; want %d", second, a)
 	}
 	if next <= x2 {
 		t.Errorf("next cursor %d; want past both transactions (%d)", next, x2)
 	}
-	if third, _ := changedIDs(t, s, next); len(third) != 0 {
+	if third, _ := storetest.ChangedIDs(t, s, next); len(third) != 0 {
 		t.Errorf("changes after both were reported: %v", third)
 	}
 }
@@ -133,25 +126,11 @@ func TestFactChanges_Follower(t *testing.T) {
 	addr := pgtest.ExclusiveAddr(t)
 	s := mustOpen(t, addr)
 	other := mustOpen(t, addr)
-	copyOf := map[int64]string{}
-	load := func(ids []int64) {
-		t.Helper()
-		f := holomem.FactFilter{IncludeSuperseded: true}
-		if ids != nil {
-			f.IDs = ids
-			for _, id := range ids {
-				delete(copyOf, id)
-			}
-		}
-		fs, _, err := s.FindFacts(ctx, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range fs {
-			copyOf[f.ID] = fmt.Sprintf("%s/%.2f/%d", f.Content, f.Trust, f.RetrievalCount)
-		}
-	}
-	cur := cursor(t, s)
+	copyOf := storetest.Copy{Key: func(f *holomem.Fact) string {
+		return fmt.Sprintf("%s/%.2f/%d", f.Content, f.Trust, f.RetrievalCount)
+	}}
+	load := func(ids []int64) { t.Helper(); copyOf.Load(t, s, ids) }
+	cur := storetest.Cursor(t, s)
 	load(nil)
 
 	const perWriter = 40
@@ -192,7 +171,7 @@ func TestFactChanges_Follower(t *testing.T) {
 			finished = true
 		default:
 		}
-		ids, next := changedIDs(t, s, cur)
+		ids, next := storetest.ChangedIDs(t, s, cur)
 		if len(ids) > 0 {
 			load(ids)
 		}
@@ -202,20 +181,9 @@ func TestFactChanges_Follower(t *testing.T) {
 	for err := range errc {
 		t.Fatal(err)
 	}
-	ids, _ := changedIDs(t, s, cur)
+	ids, _ := storetest.ChangedIDs(t, s, cur)
 	load(ids)
-	fs, _, err := s.FindFacts(ctx, holomem.FactFilter{IncludeSuperseded: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := 4 * perWriter * 3 / 4; len(fs) != want || len(copyOf) != want {
-		t.Fatalf("copy has %d facts, store %d; want %d", len(copyOf), len(fs), want)
-	}
-	for _, f := range fs {
-		if got, want := copyOf[f.ID], fmt.Sprintf("%s/%.2f/%d", f.Content, f.Trust, f.RetrievalCount); got != want {
-			t.Errorf("fact %d: copy %q, store %q", f.ID, got, want)
-		}
-	}
+	copyOf.Check(t, s, 4*perWriter*3/4)
 	t.Logf("%d polls", polls)
 }
 

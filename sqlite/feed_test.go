@@ -10,16 +10,8 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/sqlite"
 	"github.com/holomem/holomem/storetest"
 )
-
-func cursor(tb testing.TB, s *sqlite.Store) int64 { tb.Helper(); return storetest.Cursor(tb, s) }
-
-func changedIDs(tb testing.TB, s *sqlite.Store, since int64) ([]int64, int64) {
-	tb.Helper()
-	return storetest.ChangedIDs(tb, s, since)
-}
 
 func rawDB(tb testing.TB, path string) *sql.DB {
 	tb.Helper()
@@ -41,12 +33,12 @@ func TestFactChanges_OtherHandle(t *testing.T) {
 	if _, err := s.CreateFact(ctx, x); err != nil {
 		t.Fatal(err)
 	}
-	cur := cursor(t, s)
+	cur := storetest.Cursor(t, s)
 	other := mustOpen(t, db)
 	if _, err := other.UpdateFact(ctx, x.ID, holomem.FactUpdate{Trust: ptr(0.8)}); err != nil {
 		t.Fatal(err)
 	}
-	if ids, _ := changedIDs(t, s, cur); !slices.Equal(ids, []int64{x.ID}) {
+	if ids, _ := storetest.ChangedIDs(t, s, cur); !slices.Equal(ids, []int64{x.ID}) {
 		t.Errorf("after another handle's update: %v; want [%d]", ids, x.ID)
 	}
 }
@@ -61,7 +53,7 @@ func TestFactChanges_OtherProcesses(t *testing.T) {
 	if _, err := s.CreateFact(ctx, x); err != nil {
 		t.Fatal(err)
 	}
-	cur := cursor(t, s)
+	cur := storetest.Cursor(t, s)
 	if err := helper(t, "writer", db, "p:3").Run(); err != nil {
 		t.Fatalf("writer process: %v", err)
 	}
@@ -69,7 +61,7 @@ func TestFactChanges_OtherProcesses(t *testing.T) {
 	if err != nil || len(fs) != 3 {
 		t.Fatalf("facts of the writer process: %d, %v", len(fs), err)
 	}
-	ids, next := changedIDs(t, s, cur)
+	ids, next := storetest.ChangedIDs(t, s, cur)
 	if want := []int64{fs[0].ID, fs[1].ID, fs[2].ID}; !slices.Equal(ids, want) {
 		t.Errorf("after another process's writes: %v; want %v", ids, want)
 	}
@@ -77,7 +69,7 @@ func TestFactChanges_OtherProcesses(t *testing.T) {
 	if err := helper(t, "foreign", db, "").Run(); err != nil {
 		t.Fatalf("foreign tool: %v", err)
 	}
-	ids, _ = changedIDs(t, s, next)
+	ids, _ = storetest.ChangedIDs(t, s, next)
 	want := []int64{x.ID, fs[0].ID, fs[1].ID, fs[2].ID}
 	if got := slices.Compact(slices.Sorted(slices.Values(ids))); !slices.Equal(got, want) {
 		t.Errorf("after a foreign tool's update and delete: %v; want %v", ids, want)
@@ -91,25 +83,9 @@ func TestFactChanges_Follower(t *testing.T) {
 	ctx := t.Context()
 	db := filepath.Join(t.TempDir(), "follow.db")
 	s := mustOpen(t, db)
-	copyOf := map[int64]string{}
-	load := func(ids []int64) {
-		t.Helper()
-		f := holomem.FactFilter{IncludeSuperseded: true}
-		if ids != nil {
-			f.IDs = ids
-			for _, id := range ids {
-				delete(copyOf, id)
-			}
-		}
-		fs, _, err := s.FindFacts(ctx, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range fs {
-			copyOf[f.ID] = fmt.Sprintf("%s/%d", f.Content, f.RetrievalCount)
-		}
-	}
-	cur := cursor(t, s)
+	copyOf := storetest.Copy{Key: func(f *holomem.Fact) string { return fmt.Sprintf("%s/%d", f.Content, f.RetrievalCount) }}
+	load := func(ids []int64) { t.Helper(); copyOf.Load(t, s, ids) }
+	cur := storetest.Cursor(t, s)
 	load(nil)
 	w := helper(t, "writer", db, "f:200")
 	if err := w.Start(); err != nil {
@@ -141,24 +117,9 @@ func TestFactChanges_Follower(t *testing.T) {
 		cur = next
 		polls++
 	}
-	ids, _ := changedIDs(t, s, cur)
+	ids, _ := storetest.ChangedIDs(t, s, cur)
 	load(ids)
-	want := map[int64]string{}
-	fs, _, err := s.FindFacts(ctx, holomem.FactFilter{IncludeSuperseded: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range fs {
-		want[f.ID] = fmt.Sprintf("%s/%d", f.Content, f.RetrievalCount)
-	}
-	if len(want) != 200 || len(copyOf) != len(want) {
-		t.Fatalf("copy has %d facts, store %d (want 200)", len(copyOf), len(want))
-	}
-	for id, c := range want {
-		if copyOf[id] != c {
-			t.Errorf("fact %d: copy %q, store %q", id, copyOf[id], c)
-		}
-	}
+	copyOf.Check(t, s, 200)
 	t.Logf("%d polls", polls)
 }
 
@@ -206,11 +167,11 @@ func TestFactChanges_PrunedBoundary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	head := cursor(t, s)
+	head := storetest.Cursor(t, s)
 	if _, err := rawDB(t, db).ExecContext(ctx, "DELETE FROM fact_changes WHERE seq <= ?", head-5); err != nil {
 		t.Fatal(err)
 	}
-	if ids, _ := changedIDs(t, s, head-5); len(ids) != 5 {
+	if ids, _ := storetest.ChangedIDs(t, s, head-5); len(ids) != 5 {
 		t.Errorf("changes since %d: %d ids; want 5", head-5, len(ids))
 	}
 	ids, next, err := s.FactChanges(ctx, head-6)
@@ -235,14 +196,14 @@ func TestFactChanges_Migrated(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := mustOpen(t, p)
-	cur := cursor(t, s)
-	if ids, _ := changedIDs(t, s, cur); len(ids) != 0 {
+	cur := storetest.Cursor(t, s)
+	if ids, _ := storetest.ChangedIDs(t, s, cur); len(ids) != 0 {
 		t.Errorf("changes right after the migration: %v", ids)
 	}
 	if err := s.MarkRetrieved(ctx, []int64{2}); err != nil {
 		t.Fatal(err)
 	}
-	if ids, _ := changedIDs(t, s, cur); !slices.Equal(ids, []int64{2}) {
+	if ids, _ := storetest.ChangedIDs(t, s, cur); !slices.Equal(ids, []int64{2}) {
 		t.Errorf("changes after a write: %v; want [2]", ids)
 	}
 }
@@ -272,11 +233,11 @@ func TestFactChanges_Relink(t *testing.T) {
 	if _, err := rawDB(t, db).ExecContext(ctx, "DELETE FROM fact_entities"); err != nil {
 		t.Fatal(err)
 	}
-	cur := cursor(t, s)
+	cur := storetest.Cursor(t, s)
 	if _, err := s.RelinkEntities(ctx, 0, 10); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := changedIDs(t, s, cur)
+	got, _ := storetest.ChangedIDs(t, s, cur)
 	if !slices.Equal(slices.Compact(slices.Sorted(slices.Values(got))), ids) {
 		t.Errorf("changes after relinking: %v; want %v", got, ids)
 	}

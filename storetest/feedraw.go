@@ -150,3 +150,50 @@ func BenchFeedUpToDate(b *testing.B, s Feeder, marks int) {
 		cur = next
 	}
 }
+
+// Copy is a follower's copy of every fact of a store, kept up to date
+// from the change feed alone: Key of each fact by id.
+type Copy struct {
+	Key   func(f *holomem.Fact) string
+	Facts map[int64]string
+}
+
+// Load reads the facts ids (all when nil), superseded ones included, into
+// the copy; those of ids that no longer exist leave it.
+func (c *Copy) Load(tb testing.TB, s holomem.Store, ids []int64) {
+	tb.Helper()
+	if c.Facts == nil {
+		c.Facts = map[int64]string{}
+	}
+	f := holomem.FactFilter{IncludeSuperseded: true}
+	if ids != nil {
+		f.IDs = ids
+		for _, id := range ids {
+			delete(c.Facts, id)
+		}
+	}
+	fs, _, err := s.FindFacts(tb.Context(), f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, f := range fs {
+		c.Facts[f.ID] = c.Key(f)
+	}
+}
+
+// Check fails tb unless the copy equals the store, which holds n facts.
+func (c *Copy) Check(tb testing.TB, s holomem.Store, n int) {
+	tb.Helper()
+	fs, _, err := s.FindFacts(tb.Context(), holomem.FactFilter{IncludeSuperseded: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(fs) != n || len(c.Facts) != n {
+		tb.Fatalf("copy has %d facts, store %d; want %d", len(c.Facts), len(fs), n)
+	}
+	for _, f := range fs {
+		if got, want := c.Facts[f.ID], c.Key(f); got != want {
+			tb.Errorf("fact %d: copy %q, store %q", f.ID, got, want)
+		}
+	}
+}
