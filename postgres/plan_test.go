@@ -61,8 +61,7 @@ func TestQueryPlans(t *testing.T) {
 	}
 	_, _ = conn.Exec(ctx, "RESET session_replication_role")
 	conn.Release()
-	var ea args
-	edgeCond := edgeWhere(holomem.EdgeFilter{FactID: 4242, Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}}, &ea)
+	edgeCond, ea := sqlstore.EdgeWhere(holomem.EdgeFilter{FactID: 4242, Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}})
 	page := dialect.FactsQuery(holomem.FactFilter{Namespace: ptr("default"), AfterID: 50_000, WithoutEmbeddingFor: ptr("m"), Limit: 256})
 	// Recall reads its candidates by id: 40-75 of them per query.
 	var ids []int64

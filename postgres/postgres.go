@@ -450,8 +450,8 @@ type wtx struct {
 	// links holds the entity links a batch made that are not written yet
 	// (see LinkFact); nil outside linkEntitiesBulk.
 	links *linkRows
-	// refs caches the facts edges touch (see factRef).
-	refs map[int64]factRef
+	// refs caches the facts edges touch (see sqlstore.EdgeRefs).
+	refs sqlstore.EdgeRefs
 	// changed collects the namespaces the transaction wrote, for the
 	// change notification sent with the commit.
 	changed map[string]bool

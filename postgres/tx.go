@@ -22,6 +22,7 @@ var dialect = sqlstore.NewDialect(sqlstore.Dialect{
 	Substr:       "strpos",
 	NoLimit:      nil, // LIMIT NULL
 	Lock:         " FOR UPDATE",
+	KeyShare:     " FOR KEY SHARE",
 	// Rows are locked in id order so two concurrent calls cannot
 	// deadlock.
 	QMarkRetrieved: `UPDATE facts f SET retrieval_count = f.retrieval_count + 1

@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"github.com/holomem/holomem"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -19,6 +18,3 @@ func (w *wtx) SetVectors(model string, ids []int64, blobs [][]byte) error {
 	}
 	return err
 }
-
-// CreateEdge implements sqlstore.WriteTx.
-func (w *wtx) CreateEdge(e *holomem.Edge) (bool, error) { return w.createEdge(e) }

@@ -34,8 +34,8 @@ type wtx struct {
 	// imports mention the same names over and over), keyed by namespace
 	// and entity key. PruneEntities clears it.
 	entities map[entityCacheKey]entityRef
-	// refs caches the facts edges touch (see factRef).
-	refs map[int64]factRef
+	// refs caches the facts edges touch (see sqlstore.EdgeRefs).
+	refs sqlstore.EdgeRefs
 	// fts holds the full-text rows of the facts created in this
 	// transaction until flushFTS writes them (see migration 0007).
 	fts []ftsRow

@@ -1,7 +1,5 @@
 package sqlite
 
-import "github.com/holomem/holomem"
-
 // SetVectors implements sqlstore.WriteTx: one update per fact.
 func (w *wtx) SetVectors(model string, ids []int64, blobs [][]byte) error {
 	for i, id := range ids {
@@ -11,6 +9,3 @@ func (w *wtx) SetVectors(model string, ids []int64, blobs [][]byte) error {
 	}
 	return nil
 }
-
-// CreateEdge implements sqlstore.WriteTx.
-func (w *wtx) CreateEdge(e *holomem.Edge) (bool, error) { return w.createEdge(e) }

@@ -58,6 +58,10 @@ type Dialect struct {
 	// QSchemaVersion reads the schema's version; QNamespaces lists the
 	// namespaces that hold facts, sorted.
 	QSchemaVersion, QNamespaces string
+	// KeyShare is appended to a read of a fact an edge will reference
+	// (" FOR KEY SHARE" where a lock, as the foreign key takes, keeps a
+	// concurrent delete out).
+	KeyShare string
 	// Lock is appended to a read of a row the transaction then writes
 	// (" FOR UPDATE" where rows are locked so).
 	Lock string

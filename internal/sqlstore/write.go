@@ -27,9 +27,12 @@ type WriteTx interface {
 	// SetVectors sets the embedding of facts ids[i] to blobs[i], made by
 	// model, skipping ids that do not exist.
 	SetVectors(model string, ids []int64, blobs [][]byte) error
-	// CreateEdge stores e as holomem.Store's CreateEdge does and says
+	// Refs is the transaction's cache of the facts its edges touch.
+	Refs() *EdgeRefs
+	// InsertEdge writes e's row created at createdAt, or the weight of
+	// the existing one, fills e's Origin and CreatedAt as stored and says
 	// whether it is new.
-	CreateEdge(e *holomem.Edge) (bool, error)
+	InsertEdge(e *holomem.Edge, createdAt int64) (bool, error)
 }
 
 // UpdateFact applies upd and returns the new fact. Changing the content
@@ -171,7 +174,7 @@ func (b *Base) MarkRetrieved(ctx context.Context, ids []int64) error {
 // a fact cannot supersede itself or the fact that supersedes it (ErrInvalid).
 func (b *Base) Supersede(ctx context.Context, older, newer int64) error {
 	err := b.Write(ctx, func(w WriteTx) error {
-		_, err := w.CreateEdge(&holomem.Edge{From: newer, To: older, Kind: holomem.EdgeSupersedes, Weight: 1, Origin: holomem.OriginUser})
+		_, err := CreateEdge(w, b.Dialect, &holomem.Edge{From: newer, To: older, Kind: holomem.EdgeSupersedes, Weight: 1, Origin: holomem.OriginUser})
 		return err
 	})
 	if err != nil {
