@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strconv"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -114,14 +113,6 @@ func (w *wtx) QueryRow(q string, args ...any) sqlstore.Row {
 }
 
 func (w *wtx) Exec(q string, args ...any) (int64, error) { return pgTx{w.ctx, w.tx}.Exec(q, args...) }
-
-// args numbers bound parameters for a query built piece by piece.
-type args []any
-
-func (a *args) add(v any) string {
-	*a = append(*a, v)
-	return "$" + strconv.Itoa(len(*a))
-}
 
 // ExecBuilt implements sqlstore.WriteTx.
 func (w *wtx) ExecBuilt(q string, args ...any) error {

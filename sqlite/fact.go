@@ -19,10 +19,6 @@ const (
 	qFactByKey       = sqlstore.QFactByKey
 )
 
-func factColumns(withEmbedding, withHRR bool) string {
-	return dialect.FactColumns(withEmbedding, withHRR)
-}
-
 // CreateFact stores f after normalising and validating it, and fills its
 // ID, timestamps and entities. CreatedAt, UpdatedAt and the counters are
 // kept when the caller sets them (imports preserve history); zero times

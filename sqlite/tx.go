@@ -232,12 +232,6 @@ func (s *Store) prepareLocked(qs map[string]bool) {
 	}
 }
 
-// querier is what read helpers need: a read transaction or a write one.
-type querier interface {
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
-}
-
 // idList encodes ids (or content hashes) as a JSON array for
 // json_each(?), so a list of any length is one bound parameter.
 func idList(ids []int64) string {
