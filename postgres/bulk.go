@@ -286,7 +286,7 @@ func (w *wtx) createFactsBulkPrepared(fs []*holomem.Fact, p *prepared) ([]bool, 
 		loaded := map[int64]*holomem.Fact{}
 		var list []*holomem.Fact
 		for rows.Next() {
-			f, err := scanFact(rows)
+			f, err := sqlstore.ScanFact(rows)
 			if err != nil {
 				rows.Close()
 				return nil, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 )
 
 var _ holomem.OwnChangeFeeder = (*Store)(nil)
@@ -48,14 +49,7 @@ func (s *Store) FactChangeCursor(ctx context.Context) (int64, error) {
 // nothing.
 func (s *Store) FactChanges(ctx context.Context, since int64) ([]int64, int64, error) {
 	changes, next, err := s.FactChangeLog(ctx, since)
-	var ids []int64
-	if len(changes) > 0 {
-		ids = make([]int64, len(changes))
-		for i, c := range changes {
-			ids[i] = c.ID
-		}
-	}
-	return ids, next, err
+	return sqlstore.ChangeIDs(changes), next, err
 }
 
 // FactChangeLog is FactChanges with each change's entry: the id of the

@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -13,25 +12,8 @@ import (
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/pgtest"
 	"github.com/holomem/holomem/postgres"
+	"github.com/holomem/holomem/storetest"
 )
-
-func cursor(tb testing.TB, s *postgres.Store) int64 {
-	tb.Helper()
-	c, err := s.FactChangeCursor(tb.Context())
-	if err != nil {
-		tb.Fatalf("FactChangeCursor: %v", err)
-	}
-	return c
-}
-
-func changedIDs(tb testing.TB, s *postgres.Store, since int64) ([]int64, int64) {
-	tb.Helper()
-	ids, next, err := s.FactChanges(tb.Context(), since)
-	if err != nil {
-		tb.Fatalf("FactChanges(%d): %v", since, err)
-	}
-	return ids, next
-}
 
 func connect(tb testing.TB, addr string) *pgx.Conn {
 	tb.Helper()
@@ -43,20 +25,39 @@ func connect(tb testing.TB, addr string) *pgx.Conn {
 	return c
 }
 
-func createN(tb testing.TB, s holomem.Store, n int, prefix string) []int64 {
-	tb.Helper()
-	fs := make([]*holomem.Fact, n)
-	for i := range fs {
-		fs[i] = &holomem.Fact{Content: fmt.Sprintf("%s fact %d", prefix, i)}
-	}
-	if _, err := s.CreateFacts(tb.Context(), fs); err != nil {
-		tb.Fatal(err)
-	}
-	ids := make([]int64, n)
-	for i, f := range fs {
-		ids[i] = f.ID
-	}
-	return ids
+var createN = storetest.CreateN
+
+// TestFactChanges_Raw runs the feed tests of storetest that go behind
+// the store's back.
+func TestFactChanges_Raw(t *testing.T) {
+	storetest.RunRaw(t, func(t *testing.T) (storetest.Feeder, storetest.Raw) {
+		addr := pgtest.ExclusiveAddr(t)
+		s := mustOpen(t, addr)
+		return s, storetest.Raw{
+			RolledBack: func(t *testing.T, stmts ...string) {
+				tx, err := connect(t, addr).Begin(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, q := range stmts {
+					if _, err := tx.Exec(t.Context(), q); err != nil {
+						t.Fatalf("%s: %v", q, err)
+					}
+				}
+				if err := tx.Rollback(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+			},
+			FeedRows: func(t *testing.T) int64 {
+				var rows int64
+				if err := s.Pool().QueryRow(t.Context(), "SELECT count(*) FROM fact_changes").Scan(&rows); err != nil {
+					t.Fatal(err)
+				}
+				return rows
+			},
+			MaxRows: 50000 + 2048,
+		}
+	})
 }
 
 // TestFactChanges_OutOfOrderCommits: the transaction with the smaller id
@@ -69,7 +70,7 @@ func TestFactChanges_OutOfOrderCommits(t *testing.T) {
 	s := mustOpen(t, addr)
 	ids := createN(t, s, 2, "order")
 	a, b := ids[0], ids[1]
-	cur := cursor(t, s)
+	cur := storetest.Cursor(t, s)
 
 	tx1, err := connect(t, addr).Begin(ctx)
 	if err != nil {
@@ -94,7 +95,7 @@ func TestFactChanges_OutOfOrderCommits(t *testing.T) {
 	if err := tx2.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	first, next := changedIDs(t, s, cur)
+	first, next := storetest.ChangedIDs(t, s, cur)
 	if !slices.Contains(first, b) || slices.Contains(first, a) {
 		t.Errorf("with the older transaction open: %v; want %d (committed) and not %d", first, b, a)
 	}
@@ -104,45 +105,15 @@ func TestFactChanges_OutOfOrderCommits(t *testing.T) {
 	if err := tx1.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	second, next := changedIDs(t, s, next)
+	second, next := storetest.ChangedIDs(t, s, next)
 	if !slices.Contains(second, a) {
 		t.Errorf("after the older transaction committed: %v; want %d", second, a)
 	}
 	if next <= x2 {
 		t.Errorf("next cursor %d; want past both transactions (%d)", next, x2)
 	}
-	if third, _ := changedIDs(t, s, next); len(third) != 0 {
+	if third, _ := storetest.ChangedIDs(t, s, next); len(third) != 0 {
 		t.Errorf("changes after both were reported: %v", third)
-	}
-}
-
-// TestFactChanges_Rollback: a write rolled back leaves no change.
-func TestFactChanges_Rollback(t *testing.T) {
-	ctx := t.Context()
-	addr := pgtest.ExclusiveAddr(t)
-	s := mustOpen(t, addr)
-	ids := createN(t, s, 3, "rollback")
-	cur := cursor(t, s)
-	tx, err := connect(t, addr).Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{"UPDATE facts SET trust = 0.1", "DELETE FROM fact_entities", "DELETE FROM facts"} {
-		if _, err := tx.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if err := tx.Rollback(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := changedIDs(t, s, cur); len(got) != 0 {
-		t.Errorf("changes after a rollback: %v; want none", got)
-	}
-	if _, err := s.RecordFeedback(ctx, ids[1], true); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := changedIDs(t, s, cur); !slices.Equal(got, []int64{ids[1]}) {
-		t.Errorf("changes after the rollback and one write: %v; want [%d]", got, ids[1])
 	}
 }
 
@@ -155,25 +126,11 @@ func TestFactChanges_Follower(t *testing.T) {
 	addr := pgtest.ExclusiveAddr(t)
 	s := mustOpen(t, addr)
 	other := mustOpen(t, addr)
-	copyOf := map[int64]string{}
-	load := func(ids []int64) {
-		t.Helper()
-		f := holomem.FactFilter{IncludeSuperseded: true}
-		if ids != nil {
-			f.IDs = ids
-			for _, id := range ids {
-				delete(copyOf, id)
-			}
-		}
-		fs, _, err := s.FindFacts(ctx, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range fs {
-			copyOf[f.ID] = fmt.Sprintf("%s/%.2f/%d", f.Content, f.Trust, f.RetrievalCount)
-		}
-	}
-	cur := cursor(t, s)
+	copyOf := storetest.Copy{Key: func(f *holomem.Fact) string {
+		return fmt.Sprintf("%s/%.2f/%d", f.Content, f.Trust, f.RetrievalCount)
+	}}
+	load := func(ids []int64) { t.Helper(); copyOf.Load(t, s, ids) }
+	cur := storetest.Cursor(t, s)
 	load(nil)
 
 	const perWriter = 40
@@ -214,7 +171,7 @@ func TestFactChanges_Follower(t *testing.T) {
 			finished = true
 		default:
 		}
-		ids, next := changedIDs(t, s, cur)
+		ids, next := storetest.ChangedIDs(t, s, cur)
 		if len(ids) > 0 {
 			load(ids)
 		}
@@ -224,76 +181,14 @@ func TestFactChanges_Follower(t *testing.T) {
 	for err := range errc {
 		t.Fatal(err)
 	}
-	ids, _ := changedIDs(t, s, cur)
+	ids, _ := storetest.ChangedIDs(t, s, cur)
 	load(ids)
-	fs, _, err := s.FindFacts(ctx, holomem.FactFilter{IncludeSuperseded: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := 4 * perWriter * 3 / 4; len(fs) != want || len(copyOf) != want {
-		t.Fatalf("copy has %d facts, store %d; want %d", len(copyOf), len(fs), want)
-	}
-	for _, f := range fs {
-		if got, want := copyOf[f.ID], fmt.Sprintf("%s/%.2f/%d", f.Content, f.Trust, f.RetrievalCount); got != want {
-			t.Errorf("fact %d: copy %q, store %q", f.ID, got, want)
-		}
-	}
+	copyOf.Check(t, s, 4*perWriter*3/4)
 	t.Logf("%d polls", polls)
-}
-
-// TestFactChanges_Pruned: the feed keeps a bounded history; a follower
-// behind it gets ErrChangesPruned and a cursor that works.
-func TestFactChanges_Pruned(t *testing.T) {
-	ctx := t.Context()
-	addr := pgtest.ExclusiveAddr(t)
-	s := mustOpen(t, addr)
-	start := cursor(t, s)
-	ids := createN(t, s, 1000, "prune")
-	var last int64
-	for range 55 {
-		last = cursor(t, s)
-		if err := s.MarkRetrieved(ctx, ids); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var rows, below int64
-	if err := s.Pool().QueryRow(ctx, "SELECT (SELECT count(*) FROM fact_changes), (SELECT below FROM fact_changes_pruned)").Scan(&rows, &below); err != nil {
-		t.Fatal(err)
-	}
-	if rows > 50000+2048 || below <= start {
-		t.Errorf("the feed holds %d rows, pruned below %d (start %d); want at most about 51000, pruned past the start", rows, below, start)
-	}
-	got, next, err := s.FactChanges(ctx, start)
-	if !errors.Is(err, holomem.ErrChangesPruned) || got != nil {
-		t.Fatalf("FactChanges from before the pruning = %d ids, %v; want ErrChangesPruned", len(got), err)
-	}
-	if got, _ := changedIDs(t, s, next); len(got) != 0 {
-		t.Errorf("changes since the cursor ErrChangesPruned gave: %d", len(got))
-	}
-	if got, _ := changedIDs(t, s, last); len(got) != len(ids) {
-		t.Errorf("changes of the last mark: %d ids; want %d", len(got), len(ids))
-	}
 }
 
 // BenchmarkFactChanges_UpToDate is what a warm process pays per recall to
 // learn that nothing changed (one round trip).
 func BenchmarkFactChanges_UpToDate(b *testing.B) {
-	ctx := b.Context()
-	s := mustOpen(b, pgtest.Addr(b))
-	ids := createN(b, s, 1000, "bench")
-	for range 10 {
-		if err := s.MarkRetrieved(ctx, ids); err != nil {
-			b.Fatal(err)
-		}
-	}
-	cur := cursor(b, s)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		got, next, err := s.FactChanges(ctx, cur)
-		if err != nil || len(got) != 0 {
-			b.Fatalf("FactChanges = %v, %d, %v", got, next, err)
-		}
-		cur = next
-	}
+	storetest.BenchFeedUpToDate(b, mustOpen(b, pgtest.Addr(b)), 10)
 }

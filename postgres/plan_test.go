@@ -9,6 +9,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/internal/sqlstore"
 )
 
 // TestQueryPlans loads 100k facts, 100k edges and 10k entities with
@@ -60,17 +61,14 @@ func TestQueryPlans(t *testing.T) {
 	}
 	_, _ = conn.Exec(ctx, "RESET session_replication_role")
 	conn.Release()
-	var ea args
-	edgeCond := edgeWhere(holomem.EdgeFilter{FactID: 4242, Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}}, &ea)
-	var fa args
-	pageCond, _ := factWhere(holomem.FactFilter{Namespace: ptr("default"), AfterID: 50_000, WithoutEmbeddingFor: ptr("m")}, &fa)
-	var ia args
+	edgeCond, ea := sqlstore.EdgeWhere(holomem.EdgeFilter{FactID: 4242, Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}})
+	page := dialect.FactsQuery(holomem.FactFilter{Namespace: ptr("default"), AfterID: 50_000, WithoutEmbeddingFor: ptr("m"), Limit: 256})
 	// Recall reads its candidates by id: 40-75 of them per query.
 	var ids []int64
 	for i := range 60 {
 		ids = append(ids, int64(7+i*1601))
 	}
-	idsCond, _ := factWhere(holomem.FactFilter{IDs: ids}, &ia)
+	byIDs := dialect.FactsQuery(holomem.FactFilter{IDs: ids, WithEmbedding: true, WithHRR: true})
 	tests := []struct {
 		name string
 		q    string
@@ -79,15 +77,15 @@ func TestQueryPlans(t *testing.T) {
 		{"SearchText", ftsSearch, []any{tsquery(queryTerms("w123 number"), "&"), "default", 10}},
 		{"SearchTextRelaxed", ftsSearch, []any{tsquery(queryTerms("w123 w77"), "|"), "default", 10}},
 		{"FactByID", "SELECT " + factColumns(false, false) + " FROM facts f WHERE f.id = $1", []any{4242}},
-		{"FactsByIDs", "SELECT " + factColumns(true, true) + " FROM facts f" + idsCond + " ORDER BY f.id", ia},
-		{"FactByHash", qFactByHash, []any{"default", 4242}},
-		{"FactByKey", qFactByKey, []any{"default", "k4242"}},
+		{"FactsByIDs", byIDs.Page, byIDs.PageArgs},
+		{"FactByHash", sqlstore.QFactByHash, []any{"default", 4242}},
+		{"FactByKey", sqlstore.QFactByKey, []any{"default", "k4242"}},
 		{"EdgesOfFact", "SELECT e.src FROM edges e WHERE " + strings.Join(edgeCond, " AND "), ea},
-		{"FactsWithoutVectors", "SELECT " + factColumns(false, false) + " FROM facts f" + pageCond + " ORDER BY f.id LIMIT 256", fa},
-		{"LookupEntity", qLookupEntity, []any{"default", "e77"}},
-		{"ResolveEntityAlias", qResolveEntity, []any{"default", "a77"}},
+		{"FactsWithoutVectors", page.Page, page.PageArgs},
+		{"LookupEntity", qLookupEntity, []any{"default", "e77", "default", "e77"}},
+		{"ResolveEntityAlias", qResolveEntity, []any{"default", "a77", "default", "a77"}},
 		{"FactsOfEntity", qFactsOfEntity, []any{77}},
-		{"EntitiesOfFacts", qEntitiesOfFacts, []any{[]int64{7, 70, 700}}},
+		{"EntitiesOfFacts", dialect.QEntitiesOfFacts(), []any{[]int64{7, 70, 700}}},
 		// What a bulk import asks while it links entities.
 		{"ResolveEntities", qResolveEntities, []any{[]string{"default", "default", "other"}, []string{"e77", "a78", "e79"}}},
 		{"TermFacts", qTermFacts, []any{"default", tsquery(queryTerms("w123"), "|"), 4242}},
@@ -103,7 +101,7 @@ func TestQueryPlans(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var raw string
-		if err := s.pool.QueryRow(ctx, "EXPLAIN (FORMAT JSON) "+tt.q, tt.args...).Scan(&raw); err != nil {
+		if err := s.pool.QueryRow(ctx, "EXPLAIN (FORMAT JSON) "+sqlstore.Rebind(tt.q), tt.args...).Scan(&raw); err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		var plans []struct{ Plan planNode }

@@ -8,8 +8,6 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -40,6 +39,9 @@ func IsAddress(s string) bool {
 // ON CONFLICT and are retried when PostgreSQL reports a serialization
 // failure or a deadlock.
 type Store struct {
+	// Base answers the reads both SQL stores make alike.
+	sqlstore.Base
+
 	pool *pgxpool.Pool
 	addr string // the address without its password, for messages and Stats
 	now  func() time.Time
@@ -166,6 +168,7 @@ func Open(ctx context.Context, addr string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open store: %s: %w", redact(addr), err)
 	}
 	s := &Store{pool: pool, addr: redact(addr), now: o.now, live: map[string]liveCount{}, df: map[dfKey]dfEntry{}, origin: newOrigin()}
+	s.Base = s.base()
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open store: %s: %w", s.addr, err)
@@ -258,53 +261,10 @@ func (s *Store) isClosed() bool {
 	return s.closed
 }
 
-type migration struct {
-	version int
-	name    string
-}
-
-// text reads the migration's SQL. Only a migration being applied needs
-// it: every process learns the latest version from the names alone, and
-// copying every file's SQL for that cost each process (a one-shot prompt
-// hook too) ~22 KiB of allocation at start, as sqlite's did.
-func (m migration) text() (string, error) {
-	b, err := migrationFS.ReadFile("migration/" + m.name)
-	return string(b), err
-}
-
-// migrations returns the embedded migrations in order; the number before
-// the first '_' of a file name is its schema version.
-func migrations() ([]migration, error) {
-	ents, err := migrationFS.ReadDir("migration")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range ents {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", e.Name())
-		}
-		ms = append(ms, migration{version: v, name: e.Name()})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: expected version %d", m.name, i+1)
-		}
-	}
-	return ms, nil
-}
+func migrations() ([]sqlstore.Migration, error) { return sqlstore.Migrations(&migrationFS) }
 
 // LatestSchema is the schema version this binary writes.
-var LatestSchema = func() int {
-	ms, err := migrations()
-	if err != nil {
-		panic(err) // the embedded files are part of the binary: a bad name is a build bug
-	}
-	return len(ms)
-}()
+var LatestSchema = sqlstore.LatestSchema(&migrationFS)
 
 // migrateLockKey names the advisory lock migrations hold. The key is
 // derived from the schema too, so stores in different schemas of one
@@ -356,15 +316,15 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	for _, m := range ms[version:] {
-		sql, err := m.text()
+		sql, err := m.Text()
 		if err != nil {
-			return fmt.Errorf("migrate: %s: %w", m.name, err)
+			return fmt.Errorf("migrate: %s: %w", m.Name, err)
 		}
 		if _, err := tx.Exec(ctx, sql); err != nil {
-			return fmt.Errorf("migrate: %s: %w", m.name, err)
+			return fmt.Errorf("migrate: %s: %w", m.Name, err)
 		}
-		if _, err := tx.Exec(ctx, "UPDATE holomem_schema SET version = $1", m.version); err != nil {
-			return fmt.Errorf("migrate: %s: %w", m.name, err)
+		if _, err := tx.Exec(ctx, "UPDATE holomem_schema SET version = $1", m.Version); err != nil {
+			return fmt.Errorf("migrate: %s: %w", m.Name, err)
 		}
 	}
 	if version == 0 {
@@ -528,8 +488,8 @@ type wtx struct {
 	// links holds the entity links a batch made that are not written yet
 	// (see LinkFact); nil outside linkEntitiesBulk.
 	links *linkRows
-	// refs caches the facts edges touch (see factRef).
-	refs map[int64]factRef
+	// refs caches the facts edges touch (see sqlstore.EdgeRefs).
+	refs sqlstore.EdgeRefs
 	// changed collects the namespaces the transaction wrote, for the
 	// change notification sent with the commit.
 	changed map[string]bool

@@ -4,15 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
-	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 )
 
 // ftsSearch is the full-text query. $1 is a tsquery built by tsquery()
@@ -38,63 +36,33 @@ const (
 // not UTF-8 or longer than [holomem.MaxQueryBytes].
 func (s *Store) SearchText(ctx context.Context, namespace, query string, limit int, opts ...holomem.SearchOption) ([]holomem.TextMatch, error) {
 	superseded := holomem.ApplySearchOptions(opts).IncludeSuperseded
-	if !utf8.ValidString(query) {
-		return nil, fmt.Errorf("search text: %w: query is not valid UTF-8", holomem.ErrInvalid)
-	}
-	if len(query) > holomem.MaxQueryBytes {
-		return nil, fmt.Errorf("search text: %w: query is %d bytes; the limit is %d", holomem.ErrInvalid, len(query), holomem.MaxQueryBytes)
-	}
-	if limit <= 0 {
-		limit = holomem.DefaultLimit
+	limit, err := sqlstore.CheckSearch(query, limit)
+	if err != nil {
+		return nil, err
 	}
 	namespace = defaultNamespace(namespace)
 	terms := queryTerms(query)
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	all := tsquery(terms, "&")
 	var out []holomem.TextMatch
-	err := s.readOne(ctx, func(tx querier) error {
-		hits, err := ftsQuery(ctx, tx, all, namespace, superseded, limit)
-		if err != nil {
-			return err
+	err = s.readOne(ctx, func(tx querier) error {
+		run := func(q string, n int) ([]holomem.TextMatch, error) {
+			return ftsQuery(ctx, tx, q, namespace, superseded, n)
 		}
-		out = normalise(hits, 1)
-		if len(out) >= limit || len(terms) == 1 {
-			return nil
-		}
-		relaxed, err := s.selectiveTerms(ctx, tx, terms, namespace)
-		if err != nil {
-			return err
-		}
-		anyQ := tsquery(relaxed, "|")
-		if anyQ == "" || anyQ == all {
-			return nil
-		}
-		seen := make(map[int64]bool, len(out))
-		for _, h := range out {
-			seen[h.ID] = true
-		}
-		more, err := ftsQuery(ctx, tx, anyQ, namespace, superseded, limit+len(out))
-		if err != nil {
-			return err
-		}
-		more = slices.DeleteFunc(more, func(h holomem.TextMatch) bool { return seen[h.ID] })
-		if len(more) > limit-len(out) {
-			more = more[:limit-len(out)]
-		}
-		out = append(out, normalise(more, 0.5)...)
-		return nil
+		var err error
+		out, err = sqlstore.SearchAllThenAny(tsquery(terms, "&"), limit, run, func() (string, error) {
+			if len(terms) == 1 {
+				return "", nil
+			}
+			relaxed, err := s.selectiveTerms(ctx, tx, terms, namespace)
+			return tsquery(relaxed, "|"), err
+		})
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("search text: %w", err)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].ID < out[j].ID
-	})
 	return out, nil
 }
 
@@ -120,22 +88,6 @@ func ftsQuery(ctx context.Context, tx querier, q, namespace string, superseded b
 		out = append(out, m)
 	}
 	return out, rows.Err()
-}
-
-// normalise maps raw scores to scale * x / max x.
-func normalise(hits []holomem.TextMatch, scale float64) []holomem.TextMatch {
-	maxX := 0.0
-	for _, h := range hits {
-		maxX = max(maxX, h.Score)
-	}
-	for i := range hits {
-		if maxX > 0 {
-			hits[i].Score = scale * max(0, hits[i].Score) / maxX
-		} else {
-			hits[i].Score = scale
-		}
-	}
-	return hits
 }
 
 // Relaxed-search pruning, as on SQLite: a word in more than commonShare of
@@ -270,25 +222,6 @@ const (
 	qAllFacts   = "SELECT coalesce(sum(facts), 0)::bigint FROM fact_counts"
 	qNamespaces = "SELECT namespace FROM fact_counts GROUP BY namespace HAVING sum(facts) > 0 ORDER BY namespace"
 )
-
-// Namespaces returns the namespaces that hold facts, sorted, from the kept
-// counts: recall's "found elsewhere" hint asks for them when it finds
-// nothing, and a DISTINCT over facts would read every row.
-func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
-	var out []string
-	err := s.read(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, qNamespaces)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, pgx.RowTo[string])
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list namespaces: %w", err)
-	}
-	return out, nil
-}
 
 // liveFacts returns the namespace's number of live facts, cached for liveTTL.
 func (s *Store) liveFacts(ctx context.Context, tx querier, namespace string) (int64, error) {

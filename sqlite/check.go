@@ -45,6 +45,7 @@ func OpenForCheck(ctx context.Context, path string, immutable bool) (*Store, err
 	}
 	dsn := "file:" + escapePath(path) + "?" + q + "&_pragma=foreign_keys(1)&_pragma=busy_timeout(" + strconv.FormatInt(DefaultBusyTimeout.Milliseconds(), 10) + ")"
 	s := &Store{path: path, now: time.Now}
+	s.Base = s.base()
 	if s.wdb, err = sql.Open("sqlite", dsn); err != nil {
 		return nil, fmt.Errorf("open for check: %w", err)
 	}

@@ -18,17 +18,9 @@ import (
 
 // Hot lookups, named so plan_test.go can check they use an index.
 const (
-	// qResolveEntity finds an entity by its key, then by an alias key.
-	qResolveEntity = `SELECT id, name FROM entities WHERE namespace = ? AND key = ?
-		UNION ALL
-		SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
-		WHERE a.namespace = ? AND a.alias_key = ?
-		LIMIT 1`
-	qLookupEntity = `SELECT id FROM entities WHERE namespace = ? AND key = ?
-		UNION ALL
-		SELECT entity_id FROM entity_aliases WHERE namespace = ? AND alias_key = ?
-		LIMIT 1`
-	qFactsOfEntity = "SELECT fact_id FROM fact_entities WHERE entity_id = ? ORDER BY fact_id"
+	qResolveEntity = sqlstore.QResolveEntity
+	qLookupEntity  = sqlstore.QLookupEntity
+	qFactsOfEntity = sqlstore.QFactsOfEntity
 )
 
 // linkEntities links the fact to its entities ents (extractEntities of
@@ -50,7 +42,7 @@ func (w *wtx) ResolveEntity(namespace, key string) (int64, string, error) {
 	if w.link.absent[ck] {
 		return 0, "", nil
 	}
-	id, name, err := w.queryEntity(namespace, key)
+	id, name, err := sqlstore.ResolveEntity(w, namespace, key)
 	if err != nil {
 		return 0, "", err
 	}
@@ -88,7 +80,7 @@ func (w *wtx) CreateEntity(namespace, name, key string) (int64, string, error) {
 
 // AddAlias implements sqlstore.EntityTx.
 func (w *wtx) AddAlias(id int64, namespace, alias, aliasKey string) error {
-	if _, err := w.exec("INSERT OR IGNORE INTO entity_aliases (entity_id, namespace, alias, alias_key) VALUES (?, ?, ?, ?)", id, namespace, alias, aliasKey); err != nil {
+	if err := sqlstore.AddAlias(w, dialect, id, namespace, alias, aliasKey); err != nil {
 		return err
 	}
 	delete(w.link.absent, entityCacheKey{namespace, aliasKey})
@@ -188,17 +180,6 @@ func (w *wtx) PromoteTerm(key string, id int64, ids []int64) error {
 	return nil
 }
 
-// queryEntity finds the entity whose key or alias key is key; id 0 when none.
-func (w *wtx) queryEntity(namespace, key string) (int64, string, error) {
-	var id int64
-	var name string
-	err := w.queryRow(qResolveEntity, namespace, key, namespace, key).Scan(&id, &name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, "", nil
-	}
-	return id, name, err
-}
-
 // UnlinkEntities implements sqlstore.RelinkTx.
 func (w *wtx) UnlinkEntities(factID int64) ([]int64, error) {
 	delete(w.link.keys, factID) // its content may change
@@ -225,66 +206,7 @@ func (w *wtx) PruneEntities(ids []int64) error {
 		return nil
 	}
 	clear(w.entities)
-	_, err := w.exec(`DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?))
-		AND NOT EXISTS (SELECT 1 FROM fact_entities fe WHERE fe.entity_id = entities.id)`, idList(ids))
-	return err
-}
-
-// lookupEntity resolves name (or an alias) in namespace by its key.
-func lookupEntity(ctx context.Context, q querier, namespace, name string) (int64, error) {
-	return lookupEntityRow(namespace, name, func(args ...any) *sql.Row {
-		return q.QueryRowContext(ctx, qLookupEntity, args...)
-	})
-}
-
-// lookupEntityStmt is lookupEntity in a read transaction with the
-// statement prepared on the read pool (nil: parsed here); hygiene looks
-// up a few entities on every add.
-func lookupEntityStmt(ctx context.Context, tx *sql.Tx, st *sql.Stmt, namespace, name string) (int64, error) {
-	return lookupEntityRow(namespace, name, func(args ...any) *sql.Row {
-		return txQueryRow(ctx, tx, st, qLookupEntity, args...)
-	})
-}
-
-func lookupEntityRow(namespace, name string, query func(args ...any) *sql.Row) (int64, error) {
-	key := entityKey(name)
-	if key == "" {
-		return 0, fmt.Errorf("entity %q: %w", name, holomem.ErrNotFound)
-	}
-	var id int64
-	err := query(namespace, key, namespace, key).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("entity %q in namespace %q: %w", name, namespace, holomem.ErrNotFound)
-	}
-	return id, err
-}
-
-// FactIDsByEntity returns the ids of facts linked to the entity (aliases
-// resolved, case-insensitive), ordered by id; none when the entity is unknown.
-// An empty namespace means [holomem.DefaultNamespace].
-func (s *Store) FactIDsByEntity(ctx context.Context, namespace, name string) ([]int64, error) {
-	namespace = defaultNamespace(namespace)
-	var ids []int64
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		eid, err := lookupEntity(ctx, tx, namespace, name)
-		if errors.Is(err, holomem.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, qFactsOfEntity, eid)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		ids, err = sqlstore.Collect(rows, sqlstore.ScanID)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("facts by entity: %w", err)
-	}
-	return ids, nil
+	return sqlstore.PruneEntities(w, dialect, ids)
 }
 
 // qRecentFactsOfEntity reads the entity index backwards (it holds
@@ -300,17 +222,16 @@ func (s *Store) RecentFactIDsByEntity(ctx context.Context, namespace, name strin
 	if limit <= 0 {
 		return nil, nil
 	}
-	st, lookup := s.readStmt(ctx, qRecentFactsOfEntity), s.readStmt(ctx, qLookupEntity)
 	var ids []int64
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		eid, err := lookupEntityStmt(ctx, tx, lookup, namespace, name)
+	err := s.Read(ctx, []string{qRecentFactsOfEntity, qLookupEntity}, func(tx sqlstore.Tx) error {
+		eid, err := sqlstore.LookupEntity(tx, namespace, name)
 		if errors.Is(err, holomem.ErrNotFound) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		rows, err := txQuery(ctx, tx, st, qRecentFactsOfEntity, eid, limit)
+		rows, err := tx.Query(qRecentFactsOfEntity, eid, limit)
 		if err != nil {
 			return err
 		}
@@ -323,80 +244,6 @@ func (s *Store) RecentFactIDsByEntity(ctx context.Context, namespace, name strin
 	}
 	slices.Reverse(ids)
 	return ids, nil
-}
-
-const entitySelect = `SELECT e.id, e.namespace, e.name,
-	(SELECT count(*) FROM fact_entities fe WHERE fe.entity_id = e.id) AS n
-	FROM entities e`
-
-func scanEntities(ctx context.Context, q querier, query string, args ...any) ([]*holomem.Entity, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	out, err := sqlstore.Collect(rows, sqlstore.ScanEntity)
-	rows.Close()
-	if err != nil || len(out) == 0 {
-		return nil, err
-	}
-	rows, err = q.QueryContext(ctx, `SELECT entity_id, alias FROM entity_aliases
-		WHERE entity_id IN (SELECT value FROM json_each(?)) ORDER BY entity_id, alias_key`, idList(sqlstore.EntityIDs(out)))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	return out, sqlstore.AddAliases(out, rows)
-}
-
-// FindEntity resolves a name or alias by its case-insensitive key (exact
-// equality: '%' and '_' are ordinary characters). An empty namespace means
-// [holomem.DefaultNamespace]. Returns ErrNotFound.
-func (s *Store) FindEntity(ctx context.Context, namespace, name string) (*holomem.Entity, error) {
-	namespace = defaultNamespace(namespace)
-	var out *holomem.Entity
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		id, err := lookupEntity(ctx, tx, namespace, name)
-		if err != nil {
-			return err
-		}
-		es, err := scanEntities(ctx, tx, entitySelect+" WHERE e.id = ?", id)
-		if err != nil {
-			return err
-		}
-		if len(es) == 0 {
-			return fmt.Errorf("entity %q: %w", name, holomem.ErrNotFound)
-		}
-		out = es[0]
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("find entity: %w", err)
-	}
-	return out, nil
-}
-
-// FindEntities lists the namespace's entities by fact count (descending,
-// then name, then id). Limit 0 means all. An empty namespace means
-// [holomem.DefaultNamespace].
-func (s *Store) FindEntities(ctx context.Context, namespace string, limit int) ([]*holomem.Entity, error) {
-	if limit < 0 {
-		return nil, fmt.Errorf("find entities: %w: negative limit", holomem.ErrInvalid)
-	}
-	namespace = defaultNamespace(namespace)
-	lim := int64(limit)
-	if lim == 0 {
-		lim = -1
-	}
-	var out []*holomem.Entity
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = scanEntities(ctx, tx, entitySelect+" WHERE e.namespace = ? ORDER BY n DESC, e.name, e.id LIMIT ?", namespace, lim)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("find entities: %w", err)
-	}
-	return out, nil
 }
 
 // qEntitiesOf lists the entity names of a JSON list of facts, one row per
@@ -475,25 +322,16 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 	defer s.ents.invalidate()
 	err := s.update(ctx, func(w *wtx) error {
 		if afterID == 0 {
-			if err := w.rekeyEntities(); err != nil {
-				return err
-			}
+			clear(w.entities)
+			clear(w.link.absent)
 		}
-		rows, err := w.query("SELECT id, namespace, content, tags FROM facts WHERE id > ? ORDER BY id LIMIT ?", afterID, limit)
+		ids, err := sqlstore.RelinkFacts(w, dialect, afterID, limit)
 		if err != nil {
 			return err
 		}
-		facts, err := sqlstore.Collect(rows, sqlstore.ScanFactText)
-		rows.Close()
-		if err != nil {
-			return err
-		}
-		for _, f := range facts {
-			if _, err := sqlstore.Relink(w, f.ID, f.Namespace, f.Content, rowcodec.SplitTags(f.Tags)); err != nil {
-				return err
-			}
-			w.linked = append(w.linked, f.ID)
-			last = f.ID
+		w.linked = append(w.linked, ids...)
+		if len(ids) > 0 {
+			last = ids[len(ids)-1]
 		}
 		return nil
 	})
@@ -501,55 +339,4 @@ func (s *Store) RelinkEntities(ctx context.Context, afterID int64, limit int) (i
 		return 0, fmt.Errorf("relink entities: %w", err)
 	}
 	return last, nil
-}
-
-// rekeyEntities sets every entity's and alias's key to text.EntityKey of
-// its name, merging entities whose new keys meet (the lowest id keeps its
-// name; the others' links and aliases move to it).
-func (w *wtx) rekeyEntities() error {
-	clear(w.entities)
-	clear(w.link.absent)
-	rows, err := w.query("SELECT id, namespace, name, key FROM entities ORDER BY id")
-	if err != nil {
-		return err
-	}
-	es, err := sqlstore.Collect(rows, sqlstore.ScanEntityRow)
-	rows.Close()
-	if err != nil {
-		return err
-	}
-	for _, st := range sqlstore.PlanRekey(es) {
-		if st.Into == 0 {
-			if _, err := w.exec("UPDATE entities SET key = ? WHERE id = ?", st.Key, st.ID); err != nil {
-				return fmt.Errorf("rekey entity %d: %w", st.ID, err)
-			}
-			continue
-		}
-		for _, q := range []string{
-			"UPDATE OR IGNORE fact_entities SET entity_id = ? WHERE entity_id = ?",
-			"UPDATE OR IGNORE entity_aliases SET entity_id = ? WHERE entity_id = ?",
-		} {
-			if _, err := w.exec(q, st.Into, st.ID); err != nil {
-				return fmt.Errorf("merge entity %d: %w", st.ID, err)
-			}
-		}
-		if _, err := w.exec("DELETE FROM entities WHERE id = ?", st.ID); err != nil {
-			return fmt.Errorf("merge entity %d: %w", st.ID, err)
-		}
-	}
-	rows, err = w.query("SELECT namespace, alias, alias_key FROM entity_aliases")
-	if err != nil {
-		return err
-	}
-	as, err := sqlstore.Collect(rows, sqlstore.ScanAliasRow)
-	rows.Close()
-	if err != nil {
-		return err
-	}
-	for _, a := range sqlstore.PlanAliasRekey(as) {
-		if _, err := w.exec("UPDATE OR REPLACE entity_aliases SET alias_key = ? WHERE namespace = ? AND alias_key = ?", a.NewKey, a.Namespace, a.Key); err != nil {
-			return fmt.Errorf("rekey alias %q: %w", a.Alias, err)
-		}
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 )
 
 // TestQueryPlans checks that the hot queries use an index: a plan that
@@ -27,7 +28,7 @@ func TestQueryPlans(t *testing.T) {
 	if _, err := s.wdb.Exec("ANALYZE"); err != nil {
 		t.Fatal(err)
 	}
-	edgeCond, edgeArgs := edgeWhere(holomem.EdgeFilter{FactID: 1})
+	edgeCond, edgeArgs := sqlstore.EdgeWhere(holomem.EdgeFilter{FactID: 1})
 	tests := []struct {
 		name string
 		q    string

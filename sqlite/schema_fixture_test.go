@@ -28,12 +28,12 @@ func writeSchemaFixture(ctx context.Context, path string, v int) error {
 	}
 	defer db.Close()
 	for _, m := range ms[:v] {
-		q, err := m.text()
+		q, err := m.Text()
 		if err != nil {
 			return err
 		}
 		if _, err := db.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("%s: %w", m.name, err)
+			return fmt.Errorf("%s: %w", m.Name, err)
 		}
 	}
 	for i, c := range []string{"Alice deploys nginx with Ansible", "Bob prefers vim"} {

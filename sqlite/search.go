@@ -10,12 +10,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 )
 
 // ftsSearch is the full-text query. The MATCH expression comes from
@@ -81,14 +80,9 @@ func scopedMatch(terms, namespace string, superseded bool) string {
 func (s *Store) SearchText(ctx context.Context, namespace, query string, limit int, opts ...holomem.SearchOption) ([]holomem.TextMatch, error) {
 	so := holomem.ApplySearchOptions(opts)
 	superseded := so.IncludeSuperseded
-	if !utf8.ValidString(query) {
-		return nil, fmt.Errorf("search text: %w: query is not valid UTF-8", holomem.ErrInvalid)
-	}
-	if len(query) > holomem.MaxQueryBytes {
-		return nil, fmt.Errorf("search text: %w: query is %d bytes; the limit is %d", holomem.ErrInvalid, len(query), holomem.MaxQueryBytes)
-	}
-	if limit <= 0 {
-		limit = holomem.DefaultLimit
+	limit, err := sqlstore.CheckSearch(query, limit)
+	if err != nil {
+		return nil, err
 	}
 	namespace = defaultNamespace(namespace)
 	all := matchAll(query)
@@ -103,53 +97,25 @@ func (s *Store) SearchText(ctx context.Context, namespace, query string, limit i
 		st.anyRanked, st.anyNewest = s.readStmt(ctx, ftsAnyRanked), s.readStmt(ctx, ftsAnyNewest)
 	}
 	var out []holomem.TextMatch
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		var err error
 		if so.AnyTerm {
-			var err error
 			out, err = anyTermSearch(ctx, tx, st, query, namespace, superseded, limit, so.TermDocs)
+			sqlstore.SortMatches(out)
 			return err
 		}
-		hits, err := ftsQuery(ctx, tx, st.fts, all, namespace, superseded, limit)
-		if err != nil {
-			return err
+		run := func(q string, n int) ([]holomem.TextMatch, error) {
+			return ftsQuery(ctx, tx, st.fts, q, namespace, superseded, n)
 		}
-		out = normalise(hits, 1)
-		if len(out) >= limit {
-			return nil
-		}
-		relaxed, err := selectiveTerms(ctx, tx, st.vocab, query, namespace, so.MaxTermDocs)
-		if err != nil {
-			return err
-		}
-		anyQ := matchAny(relaxed)
-		if anyQ == "" || anyQ == all {
-			return nil
-		}
-		seen := make(map[int64]bool, len(out))
-		for _, h := range out {
-			seen[h.ID] = true
-		}
-		// Ask for enough to fill the limit after dropping the all-term hits.
-		more, err := ftsQuery(ctx, tx, st.fts, anyQ, namespace, superseded, limit+len(out))
-		if err != nil {
-			return err
-		}
-		more = slices.DeleteFunc(more, func(h holomem.TextMatch) bool { return seen[h.ID] })
-		if len(more) > limit-len(out) {
-			more = more[:limit-len(out)]
-		}
-		out = append(out, normalise(more, 0.5)...)
-		return nil
+		out, err = sqlstore.SearchAllThenAny(all, limit, run, func() (string, error) {
+			relaxed, err := selectiveTerms(ctx, tx, st.vocab, query, namespace, so.MaxTermDocs)
+			return matchAny(relaxed), err
+		})
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("search text: %w", err)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].ID < out[j].ID
-	})
 	return out, nil
 }
 
@@ -182,23 +148,6 @@ func scanMatches(rows *sql.Rows) ([]holomem.TextMatch, error) {
 		out = append(out, m)
 	}
 	return out, rows.Err()
-}
-
-// normalise maps raw scores to scale * x / max x. BM25 can be ~0 when a term
-// is in most documents; then every hit gets scale.
-func normalise(hits []holomem.TextMatch, scale float64) []holomem.TextMatch {
-	maxX := 0.0
-	for _, h := range hits {
-		maxX = max(maxX, h.Score)
-	}
-	for i := range hits {
-		if maxX > 0 {
-			hits[i].Score = scale * max(0, hits[i].Score) / maxX
-		} else {
-			hits[i].Score = scale
-		}
-	}
-	return hits
 }
 
 // Relaxed-search pruning: a word in more than commonShare of the
@@ -449,7 +398,7 @@ func anyTermSearch(ctx context.Context, tx *sql.Tx, st searchStmts, query, names
 	}
 	if total <= anyTermBudget {
 		hits, err := anyQuery(ctx, tx, st.anyRanked, ftsAnyRanked, matchAny(query), namespace, superseded, limit)
-		return normalise(hits, 1), err
+		return sqlstore.Normalise(hits, 1), err
 	}
 	slices.SortStableFunc(terms, func(a, b term) int { return cmp.Compare(a.df, b.df) })
 	var sel, com []string
@@ -477,7 +426,7 @@ func anyTermSearch(ctx context.Context, tx *sql.Tx, st searchStmts, query, names
 		for _, h := range hits {
 			seen[h.ID] = true
 		}
-		out = append(out, normalise(hits, scale)...)
+		out = append(out, sqlstore.Normalise(hits, scale)...)
 		scale /= 2
 	}
 	if len(sel) > 0 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 )
 
 // Write-time hygiene's candidate search (see SimilarFacts). Neither
@@ -134,15 +135,7 @@ func allIDs(ctx context.Context, tx *sql.Tx, st *sql.Stmt, query, namespace stri
 		return nil, err
 	}
 	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return sqlstore.Collect(rows, sqlstore.ScanID)
 }
 
 // termIDs reads up to limit facts (of any namespace) holding word t and

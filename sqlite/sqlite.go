@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +24,7 @@ import (
 	msqlite "modernc.org/sqlite"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 
@@ -74,6 +74,9 @@ func registerFunctions() {
 // writing the same file makes them wait (up to the busy timeout) instead of
 // failing.
 type Store struct {
+	// Base answers the reads both SQL stores make alike.
+	sqlstore.Base
+
 	path string
 	now  func() time.Time
 	// ident is the file opened (os.Stat at open); abs its absolute path.
@@ -231,6 +234,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 func open(ctx context.Context, path string, o options, walNotice string) (*Store, error) {
 	var err error
 	s := &Store{path: path, now: o.now}
+	s.Base = s.base()
 	if s.wdb, err = openDB(path, o.busyTimeout, "immediate", 1, o.cachePages); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
@@ -408,6 +412,7 @@ func readOnlyDir(path string) bool {
 func openReadOnly(ctx context.Context, path string, o options) (*Store, error) {
 	dsn := "file:" + escapePath(path) + "?mode=ro&immutable=1&_pragma=foreign_keys(1)&_pragma=busy_timeout(" + strconv.FormatInt(o.busyTimeout.Milliseconds(), 10) + ")"
 	s := &Store{path: path, now: o.now}
+	s.Base = s.base()
 	var err error
 	if s.wdb, err = sql.Open("sqlite", dsn); err != nil {
 		return nil, fmt.Errorf("open store read-only: %w", err)
@@ -567,52 +572,10 @@ func (s *Store) Checkpoint(ctx context.Context) error {
 	return nil
 }
 
-type migration struct {
-	version int
-	name    string
-}
-
-// text reads the migration's SQL. Only a migration being applied needs
-// it: every process learns the latest version from the names alone (a
-// one-shot hook paid ~70 KiB of copies, and their page faults, for it).
-func (m migration) text() (string, error) {
-	b, err := migrationFS.ReadFile("migration/" + m.name)
-	return string(b), err
-}
-
-// migrations returns the embedded migrations in order; the number before
-// the first '_' of a file name is its schema version.
-func migrations() ([]migration, error) {
-	ents, err := migrationFS.ReadDir("migration")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range ents {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", e.Name())
-		}
-		ms = append(ms, migration{version: v, name: e.Name()})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: expected version %d", m.name, i+1)
-		}
-	}
-	return ms, nil
-}
+func migrations() ([]sqlstore.Migration, error) { return sqlstore.Migrations(&migrationFS) }
 
 // LatestSchema is the schema version this binary writes.
-var LatestSchema = func() int {
-	ms, err := migrations()
-	if err != nil {
-		panic(err) // the embedded files are part of the binary: a bad name is a build bug
-	}
-	return len(ms)
-}()
+var LatestSchema = sqlstore.LatestSchema(&migrationFS)
 
 // migrate applies the missing migrations, each in its own IMMEDIATE
 // transaction, re-reading the version inside it so two processes opening a
@@ -684,38 +647,38 @@ func newerSchemaError(version int) error {
 	return fmt.Errorf("%w: written by a newer holomem (schema %d, this binary knows %d): upgrade holomem", holomem.ErrSchema, version, LatestSchema)
 }
 
-func (s *Store) applyMigration(ctx context.Context, m migration) error {
+func (s *Store) applyMigration(ctx context.Context, m sqlstore.Migration) error {
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("migrate: %s: %w", m.name, err)
+		return fmt.Errorf("migrate: %s: %w", m.Name, err)
 	}
 	defer tx.Rollback()
 	var version int
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("migrate: %s: %w", m.name, err)
+		return fmt.Errorf("migrate: %s: %w", m.Name, err)
 	}
 	if version > LatestSchema {
 		return newerSchemaError(version)
 	}
-	if version >= m.version {
+	if version >= m.Version {
 		return nil
 	}
-	q, err := m.text()
+	q, err := m.Text()
 	if err != nil {
-		return fmt.Errorf("migrate: %s: %w", m.name, err)
+		return fmt.Errorf("migrate: %s: %w", m.Name, err)
 	}
 	if _, err := tx.ExecContext(ctx, q); err != nil {
-		return fmt.Errorf("migrate: %s: %w", m.name, err)
+		return fmt.Errorf("migrate: %s: %w", m.Name, err)
 	}
 	// PRAGMA takes no bound parameters; both values are integers we control.
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
-		return fmt.Errorf("migrate: %s: %w", m.name, err)
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.Version)); err != nil {
+		return fmt.Errorf("migrate: %s: %w", m.Name, err)
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
-		return fmt.Errorf("migrate: %s: %w", m.name, err)
+		return fmt.Errorf("migrate: %s: %w", m.Name, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("migrate: %s: %w", m.name, err)
+		return fmt.Errorf("migrate: %s: %w", m.Name, err)
 	}
 	return nil
 }

@@ -1,9 +1,13 @@
 // Package sqlstore holds what the two SQL stores (package sqlite and
-// package postgres) decide the same way over different drivers: which
-// entities a new fact links, when a recurring word becomes an entity, and
-// the full-text token a word is counted by. The stores keep the SQL, the
-// caches and the batching; the decisions live here once, so that the same
-// facts imported into either store derive the same entities.
+// package postgres) do the same way over different drivers, so that it is
+// written once: row encoding and scanning, the statements of the reads and
+// writes that differ only in spelling (a Dialect gives the spelling, and
+// PostgreSQL rebinds the shared ? placeholders), entity and alias
+// bookkeeping (which entities a new fact links, when a recurring word
+// becomes an entity), edges, stats, meta and the hook log. Base carries
+// the holomem.Store methods that are the same on both; each store embeds
+// it and keeps its driver, full-text index, migrations, caches and
+// batching.
 package sqlstore
 
 import (
