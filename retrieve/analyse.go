@@ -23,6 +23,10 @@ type analysis struct {
 	stemSet []string
 	// entities are the entities named in lex (nil without HRR).
 	entities []text.Entity
+	// ftsText is lex as a full-text query for the store (made on first
+	// use: a process with the live text index needs it only to look in
+	// other namespaces).
+	ftsText string
 	// period is the period the query names, when hasPeriod.
 	period    text.TimeRange
 	hasPeriod bool
@@ -54,4 +58,12 @@ func (a *analysis) isRef(id int64) bool {
 		}
 	}
 	return false
+}
+
+// storeQuery returns lex as the store's full-text search reads it.
+func (a *analysis) storeQuery() string {
+	if a.ftsText == "" {
+		a.ftsText = text.QueryText(a.lex)
+	}
+	return a.ftsText
 }

@@ -306,7 +306,7 @@ func (r *recallRun) finish(ctx context.Context, hits []holomem.Hit) {
 	}
 	r.res.Namespace = r.q.Namespace
 	if len(r.res.Hits) == 0 && r.skip == 0 {
-		r.res.Elsewhere = r.m.elsewhere(ctx, r.q.Namespace, text.QueryText(r.a.lex), r.sopts)
+		r.res.Elsewhere = r.m.elsewhere(ctx, r.q.Namespace, r.a.storeQuery(), r.sopts)
 		if len(r.res.Elsewhere) > 0 {
 			r.res.Notes = append(r.res.Notes, elsewhereNote(r.q.Namespace, r.res.Elsewhere))
 		}
@@ -335,7 +335,7 @@ func gatherFTS(ctx context.Context, r *recallRun) (bool, error) {
 		if r.lq != nil {
 			ftsOpts = append(ftsOpts, holomem.WithTermDocs(r.lq.df))
 		}
-		matches, err = m.store.SearchText(ctx, q.Namespace, text.QueryText(r.a.lex), r.pool, ftsOpts...)
+		matches, err = m.store.SearchText(ctx, q.Namespace, r.a.storeQuery(), r.pool, ftsOpts...)
 		if err != nil {
 			return false, fmt.Errorf("full-text search: %w", err)
 		}
