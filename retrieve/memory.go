@@ -264,7 +264,7 @@ func (m *Memory) Embedder() holomem.Embedder { return m.emb }
 func (m *Memory) Channels() []holomem.Channel {
 	var ch []holomem.Channel
 	for _, c := range holomem.Channels() {
-		if !c.Occasional && !(c.NeedsHRR && m.opts.DisableHRR) && !(c.NeedsModel && m.emb == nil) {
+		if _, ok := scorerOf(c.Name); ok && !c.Occasional && !(c.NeedsHRR && m.opts.DisableHRR) && !(c.NeedsModel && m.emb == nil) {
 			ch = append(ch, c.Name)
 		}
 	}
