@@ -7,89 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// Channel names one independent way of scoring a candidate.
-type Channel string
-
-// The recall channels. Each scores a candidate 0..1.
-const (
-	ChannelFTS      Channel = "fts"      // SQLite FTS5 BM25, normalised
-	ChannelJaccard  Channel = "jaccard"  // token-set overlap
-	ChannelHRR      Channel = "hrr"      // holographic similarity
-	ChannelSemantic Channel = "semantic" // cosine of sentence embeddings
-	ChannelPPR      Channel = "ppr"      // query-seeded Personalized PageRank over edges
-	ChannelTime     Channel = "time"     // the fact's event time within the period the query names
-)
-
-// Weights combine channel scores into relevance. They need not sum to 1;
-// the searcher normalises them over the channels that ran, and reports the
-// normalised weights it used (see [Weights.Normalized]).
-type Weights struct {
-	FTS      float64 `json:"fts"`
-	Jaccard  float64 `json:"jaccard"`
-	HRR      float64 `json:"hrr"`
-	Semantic float64 `json:"semantic"`
-	PPR      float64 `json:"ppr,omitempty"`
-	// Time weighs the time channel, which runs only when the query names
-	// a period; 0 means its default.
-	Time float64 `json:"time,omitempty"`
-}
-
-// DefaultWeights are chosen by measurement (`holomem eval --ablate` on
-// the LoCoMo development split, docs/evaluation.md): full text carries
-// recall, HRR re-ranks its candidates (+1-2% recall@10), and Jaccard, which
-// lowered recall in every mix measured, only explains (weight 0). The
-// semantic share is the reference design's 0.3 (docs/design.md §3.4).
-func DefaultWeights() Weights {
-	return Weights{FTS: 0.55, Jaccard: 0, HRR: 0.15, Semantic: 0.3}
-}
-
-// Redistribute returns the weights to use when some channels cannot run:
-// the missing channels' share goes to the remaining ones in proportion
-// (without a model the defaults become fts 0.79, hrr 0.21).
-func (w Weights) Redistribute(semantic, hrr bool) Weights {
-	out := w
-	if !semantic {
-		out.Semantic = 0
-	}
-	if !hrr {
-		out.HRR = 0
-	}
-	kept := out.FTS + out.Jaccard + out.HRR + out.Semantic
-	total := w.FTS + w.Jaccard + w.HRR + w.Semantic
-	if kept > 0 && kept < total {
-		f := total / kept
-		out.FTS, out.Jaccard, out.HRR, out.Semantic = out.FTS*f, out.Jaccard*f, out.HRR*f, out.Semantic*f
-	}
-	return out
-}
-
-// Normalized returns the weights scaled to sum to 1, which is how recall
-// combines them: relevance is then exactly the weighted sum of the channel
-// scores, with no divisor hidden from the weights it reports. An all-zero
-// set is returned unchanged.
-func (w Weights) Normalized() Weights {
-	total := w.FTS + w.Jaccard + w.HRR + w.Semantic + w.PPR + w.Time
-	if total <= 0 || total == 1 {
-		return w
-	}
-	return Weights{FTS: w.FTS / total, Jaccard: w.Jaccard / total, HRR: w.HRR / total, Semantic: w.Semantic / total, PPR: w.PPR / total, Time: w.Time / total}
-}
-
-// Validate rejects negative or non-finite weights and an all-zero set.
-func (w Weights) Validate() error {
-	sum := 0.0
-	for _, v := range []float64{w.FTS, w.Jaccard, w.HRR, w.Semantic, w.PPR, w.Time} {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxWeight {
-			return fmt.Errorf("%w: weight %v must be a number from 0 to %d", ErrInvalid, v, MaxWeight)
-		}
-		sum += v
-	}
-	if sum == 0 {
-		return fmt.Errorf("%w: all channel weights are zero", ErrInvalid)
-	}
-	return nil
-}
-
 // Default query settings.
 const (
 	DefaultLimit    = 10
@@ -208,16 +125,6 @@ type NamespaceMatches struct {
 // MaxElsewhereMatches caps [NamespaceMatches.Matches]: a hint needs an
 // order of magnitude, not an exact count.
 const MaxElsewhereMatches = 100
-
-// Scores are one hit's per-channel scores, each 0..1 (0 when the channel did not score it).
-type Scores struct {
-	FTS      float64 `json:"fts"`
-	Jaccard  float64 `json:"jaccard"`
-	HRR      float64 `json:"hrr"`
-	Semantic float64 `json:"semantic"`
-	PPR      float64 `json:"ppr,omitempty"`
-	Time     float64 `json:"time,omitempty"`
-}
 
 // Hit is one recalled fact with the explanation of its score:
 // Score = Relevance x Trust x Decay, Relevance = weighted Scores.

@@ -11,15 +11,15 @@ import (
 
 func TestWeights_ValidateBounded(t *testing.T) {
 	for _, w := range []holomem.Weights{
-		{FTS: 1e308, Jaccard: 1e308, HRR: 1e308},
-		{FTS: holomem.MaxWeight + 1},
-		{FTS: -1},
+		{holomem.ChannelFTS: 1e308, holomem.ChannelJaccard: 1e308, holomem.ChannelHRR: 1e308},
+		{holomem.ChannelFTS: holomem.MaxWeight + 1},
+		{holomem.ChannelFTS: -1},
 	} {
 		if err := w.Validate(); !errors.Is(err, holomem.ErrInvalid) {
 			t.Errorf("%+v: err = %v, want ErrInvalid", w, err)
 		}
 	}
-	if err := (holomem.Weights{FTS: holomem.MaxWeight, HRR: 1}).Validate(); err != nil {
+	if err := (holomem.Weights{holomem.ChannelFTS: holomem.MaxWeight, holomem.ChannelHRR: 1}).Validate(); err != nil {
 		t.Errorf("max weight refused: %v", err)
 	}
 }
@@ -53,15 +53,15 @@ func TestWeights_Normalized(t *testing.T) {
 	tests := []struct {
 		in, want holomem.Weights
 	}{
-		{holomem.Weights{FTS: 0.45, Jaccard: 0.30, HRR: 0.25, PPR: 4}, holomem.Weights{FTS: 0.09, Jaccard: 0.06, HRR: 0.05, PPR: 0.8}},
+		{holomem.Weights{holomem.ChannelFTS: 0.45, holomem.ChannelJaccard: 0.30, holomem.ChannelHRR: 0.25, holomem.ChannelPPR: 4}, holomem.Weights{holomem.ChannelFTS: 0.09, holomem.ChannelJaccard: 0.06, holomem.ChannelHRR: 0.05, holomem.ChannelPPR: 0.8}},
 		{holomem.DefaultWeights(), holomem.DefaultWeights()},
-		{holomem.Weights{FTS: 2, Semantic: 2}, holomem.Weights{FTS: 0.5, Semantic: 0.5}},
+		{holomem.Weights{holomem.ChannelFTS: 2, holomem.ChannelSemantic: 2}, holomem.Weights{holomem.ChannelFTS: 0.5, holomem.ChannelSemantic: 0.5}},
 		{holomem.Weights{}, holomem.Weights{}},
 	}
 	for _, tt := range tests {
 		got := tt.in.Normalized()
-		for _, p := range [][2]float64{{got.FTS, tt.want.FTS}, {got.Jaccard, tt.want.Jaccard}, {got.HRR, tt.want.HRR}, {got.Semantic, tt.want.Semantic}, {got.PPR, tt.want.PPR}} {
-			if math.Abs(p[0]-p[1]) > 1e-12 {
+		for _, c := range holomem.Channels() {
+			if math.Abs(got[c.Name]-tt.want[c.Name]) > 1e-12 {
 				t.Errorf("%+v.Normalized() = %+v, want %+v", tt.in, got, tt.want)
 				break
 			}

@@ -613,7 +613,7 @@ func (m *Memory) hitsFor(ctx context.Context, scored []hrr.Scored) ([]holomem.Hi
 		}
 		out = append(out, holomem.Hit{
 			Fact: f, Score: s.Score, Relevance: s.Score, Decay: 1,
-			Scores: holomem.Scores{HRR: s.Score},
+			Scores: holomem.Scores{holomem.ChannelHRR: s.Score},
 		})
 	}
 	return out, nil

@@ -53,7 +53,7 @@ func TestRecall_DocumentLength(t *testing.T) {
 				want = s.ID
 			}
 			if res.Hits[0].Fact.ID != want {
-				t.Errorf("hits = %v (fts %v, %v), want #%d first", ids(res.Hits), res.Hits[0].Scores.FTS, res.Hits[1].Scores.FTS, want)
+				t.Errorf("hits = %v (fts %v, %v), want #%d first", ids(res.Hits), res.Hits[0].Scores[holomem.ChannelFTS], res.Hits[1].Scores[holomem.ChannelFTS], want)
 			}
 		})
 	}

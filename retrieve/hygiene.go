@@ -48,7 +48,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, toks []string, en
 			return nil, nil, nil, err
 		}
 		for _, mt := range matches {
-			cands[mt.ID] = &candidate{scores: holomem.Scores{FTS: mt.Score}}
+			cands[mt.ID] = &candidate{scores: holomem.Scores{holomem.ChannelFTS: mt.Score}}
 		}
 	}
 	// Facts about the same entities are the contradiction candidates even
@@ -79,7 +79,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, toks []string, en
 				c = &candidate{}
 				cands[r.ID] = c
 			}
-			c.scores.Semantic = max(0, float64(r.Score))
+			c.set(holomem.ChannelSemantic, max(0, float64(r.Score)))
 		}
 	}
 	if len(cands) == 0 {
@@ -100,26 +100,26 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, toks []string, en
 			continue
 		}
 		ow := m.words.of(other.ID, other.Content)
-		c.scores.Jaccard = text.JaccardSets(mine, ow.set)
+		c.set(holomem.ChannelJaccard, text.JaccardSets(mine, ow.set))
 		cos := -1.0
 		if qv != nil {
-			if c.scores.Semantic == 0 {
+			if c.scores[holomem.ChannelSemantic] == 0 {
 				if v := m.sem.VectorOf(f.Namespace, other.ID); v != nil {
-					c.scores.Semantic = max(0, float64(vec.Dot(qv, v)))
+					c.set(holomem.ChannelSemantic, max(0, float64(vec.Dot(qv, v))))
 				}
 			}
-			cos = c.scores.Semantic
+			cos = c.scores[holomem.ChannelSemantic]
 		}
 		// other may be the row cache's: the hits get copies (their
 		// entities are attached below).
 		h := holomem.Hit{Scores: c.scores, Decay: 1}
-		h.Relevance = max(c.scores.Jaccard, c.scores.Semantic)
+		h.Relevance = max(c.scores[holomem.ChannelJaccard], c.scores[holomem.ChannelSemantic])
 		h.Score = h.Relevance
 		// text.Relate decides (measured on text/testdata/hygiene*.jsonl;
 		// its contradiction checks run before any similarity). The
 		// near-duplicate thresholds only catch restatements it calls
 		// unrelated (a model's similarity above them).
-		near := c.scores.Jaccard >= nearJ || c.scores.Semantic >= nearCos
+		near := c.scores[holomem.ChannelJaccard] >= nearJ || c.scores[holomem.ChannelSemantic] >= nearCos
 		hit := func() holomem.Hit {
 			cp := *other
 			h.Fact = &cp

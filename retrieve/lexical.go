@@ -25,18 +25,18 @@ type lexicalQuery struct {
 	df map[string]int64
 }
 
-// newLexicalQuery looks up the stems' document frequencies: in the live
+// newLexicalQuery looks up the query's stems' document frequencies: in the live
 // index lx when recall uses it, else from the store. It returns nil when
 // the store cannot report them; the fts channel then keeps the store's own
 // normalised BM25.
-func (m *Memory) newLexicalQuery(ctx context.Context, q string, lx *lexindex.Index) (*lexicalQuery, error) {
+func (m *Memory) newLexicalQuery(ctx context.Context, a *analysis, lx *lexindex.Index) (*lexicalQuery, error) {
 	ts, ok := holomem.As[holomem.TermStatser](m.store)
 	if !ok && lx == nil {
 		return nil, nil
 	}
 	lq := &lexicalQuery{}
-	for _, t := range text.ContentTokens(q) {
-		st := text.Stem(t)
+	for i, t := range a.tokens {
+		st := a.stems[i]
 		if !contains(lq.stems, st) {
 			lq.stems = append(lq.stems, st)
 			lq.prefixes = append(lq.prefixes, text.MorphPrefix(t))
@@ -84,22 +84,61 @@ func contains(list []string, s string) bool {
 // a candidate it does not hold (written after this recall's sync) is
 // counted from its text.
 func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lexindex.Index) {
-	type doc struct {
-		c   *candidate
-		tf  []float64 // by lq.stems
-		len int
-		p   bm25Params
-		// pairs[j] counts query stems j and j+1 side by side (nil: not counted).
-		pairs []float64
-		// A long fact is scored by its best passage: its passages' counts,
-		// each with the tags' counts added (tags describe every passage).
-		passages []text.Passage
-		plen     []int
-		ptf      [][]float64
+	docs, total := m.bm25Docs(lq, cands, lx)
+	if len(docs) == 0 {
+		return
 	}
+	avg := max(1, float64(total)/float64(len(docs)))
+	best := 0.0
+	scores := make([]float64, len(docs))
+	for i, d := range docs {
+		if d.passages == nil {
+			scores[i] = lq.bm25(d.p, d.tf, d.pairs, d.len, avg)
+		} else {
+			// Ties go to the first passage.
+			bp := -1
+			for k := range d.passages {
+				if s := lq.bm25(d.p, d.ptf[k], nil, d.plen[k], avg); s > scores[i] {
+					scores[i], bp = s, k
+				}
+			}
+			if bp >= 0 {
+				p := d.passages[bp]
+				d.c.passage = &holomem.Passage{Index: p.Index, Start: p.Start, End: p.End}
+			}
+		}
+		best = max(best, scores[i])
+	}
+	for i, d := range docs {
+		if best > 0 {
+			d.c.set(holomem.ChannelFTS, scores[i]/best)
+		} else {
+			d.c.set(holomem.ChannelFTS, 0)
+		}
+	}
+}
+
+// bm25Doc is one candidate's counts of the query's stems.
+type bm25Doc struct {
+	c   *candidate
+	tf  []float64 // by lq.stems
+	len int
+	p   bm25Params
+	// pairs[j] counts query stems j and j+1 side by side (nil: not counted).
+	pairs []float64
+	// A long fact is scored by its best passage: its passages' counts,
+	// each with the tags' counts added (tags describe every passage).
+	passages []text.Passage
+	plen     []int
+	ptf      [][]float64
+}
+
+// bm25Docs counts the query's stems in every loaded candidate and returns
+// the counts with the sum of the lengths BM25 normalises by.
+func (m *Memory) bm25Docs(lq *lexicalQuery, cands map[int64]*candidate, lx *lexindex.Index) ([]bm25Doc, int) {
 	// The candidates' stems come from m.terms (tokenised and stemmed once
 	// per fact text); the counts are the same as stemming every token here.
-	docs := make([]doc, 0, len(cands))
+	docs := make([]bm25Doc, 0, len(cands))
 	q := lexindex.Query{Stems: lq.stems, Prefixes: lq.prefixes}
 	tfs := make([]float64, len(cands)*len(lq.stems))
 	// Lengths add up as integers: candidates come in map order, and a
@@ -110,7 +149,7 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 		if c.fact == nil {
 			continue
 		}
-		d := doc{c: c, tf: tfs[:len(lq.stems):len(lq.stems)]}
+		d := bm25Doc{c: c, tf: tfs[:len(lq.stems):len(lq.stems)]}
 		tfs = tfs[len(lq.stems):]
 		ok := false
 		if lx != nil {
@@ -119,17 +158,7 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 		if !ok {
 			ft := m.terms.get(c.fact)
 			d.len = ft.n
-			for _, sc := range ft.stems {
-				if j := slices.Index(lq.stems, sc.stem); j >= 0 {
-					d.tf[j] += sc.count
-					continue
-				}
-				for j, p := range lq.prefixes {
-					if p != "" && strings.HasPrefix(sc.stem, p) {
-						d.tf[j] += 0.5 * sc.count
-					}
-				}
-			}
+			lq.addCounts(ft.stems, d.tf)
 		}
 		d.p = bm25ParamsOf(c.fact)
 		var eff int
@@ -152,51 +181,41 @@ func (m *Memory) scoreBM25(lq *lexicalQuery, cands map[int64]*candidate, lx *lex
 		total += eff
 		docs = append(docs, d)
 	}
-	if len(docs) == 0 {
-		return
-	}
-	avg := max(1, float64(total)/float64(len(docs)))
-	bm25 := func(p bm25Params, tf, pairs []float64, n int) float64 {
-		s := 0.0
-		k1, b := p.k1, p.b
-		norm := k1 * (1 - b + b*float64(n)/avg)
-		for j := range lq.stems {
-			if f := tf[j]; f > 0 {
-				s += lq.idf[j] * f * (k1 + 1) / (f + norm)
-			}
+	return docs, total
+}
+
+// bm25 is the BM25 of one text (or passage) of n tokens whose counts of
+// the query's stems are tf (and of its stem pairs, pairs), avg the mean
+// length.
+func (lq *lexicalQuery) bm25(p bm25Params, tf, pairs []float64, n int, avg float64) float64 {
+	s := 0.0
+	k1, b := p.k1, p.b
+	norm := k1 * (1 - b + b*float64(n)/avg)
+	for j := range lq.stems {
+		if f := tf[j]; f > 0 {
+			s += lq.idf[j] * f * (k1 + 1) / (f + norm)
 		}
-		for j, f := range pairs {
-			if f > 0 {
-				s += p.pairs * min(lq.idf[j], lq.idf[j+1]) * f * (k1 + 1) / (f + norm)
-			}
-		}
-		return s
 	}
-	best := 0.0
-	scores := make([]float64, len(docs))
-	for i, d := range docs {
-		if d.passages == nil {
-			scores[i] = bm25(d.p, d.tf, d.pairs, d.len)
-		} else {
-			// Ties go to the first passage.
-			bp := -1
-			for k := range d.passages {
-				if s := bm25(d.p, d.ptf[k], nil, d.plen[k]); s > scores[i] {
-					scores[i], bp = s, k
-				}
-			}
-			if bp >= 0 {
-				p := d.passages[bp]
-				d.c.passage = &holomem.Passage{Index: p.Index, Start: p.Start, End: p.End}
-			}
+	for j, f := range pairs {
+		if f > 0 {
+			s += p.pairs * min(lq.idf[j], lq.idf[j+1]) * f * (k1 + 1) / (f + norm)
 		}
-		best = max(best, scores[i])
 	}
-	for i, d := range docs {
-		if best > 0 {
-			d.c.scores.FTS = scores[i] / best
-		} else {
-			d.c.scores.FTS = 0
+	return s
+}
+
+// addCounts adds a text's stem counts to tf (by lq.stems): a stem of the
+// query counts whole, a word with one of its morphological prefixes half.
+func (lq *lexicalQuery) addCounts(stems []stemCount, tf []float64) {
+	for _, sc := range stems {
+		if j := slices.Index(lq.stems, sc.stem); j >= 0 {
+			tf[j] += sc.count
+			continue
+		}
+		for j, p := range lq.prefixes {
+			if p != "" && strings.HasPrefix(sc.stem, p) {
+				tf[j] += 0.5 * sc.count
+			}
 		}
 	}
 }
@@ -211,17 +230,7 @@ func (lq *lexicalQuery) passageCounts(pts []passageTerms) ([]text.Passage, []int
 	for k, pt := range pts {
 		ps[k], lens[k] = pt.passage, pt.n
 		tf[k] = flat[k*len(lq.stems) : (k+1)*len(lq.stems) : (k+1)*len(lq.stems)]
-		for _, sc := range pt.stems {
-			if j := slices.Index(lq.stems, sc.stem); j >= 0 {
-				tf[k][j] += sc.count
-				continue
-			}
-			for j, p := range lq.prefixes {
-				if p != "" && strings.HasPrefix(sc.stem, p) {
-					tf[k][j] += 0.5 * sc.count
-				}
-			}
-		}
+		lq.addCounts(pt.stems, tf[k])
 	}
 	return ps, lens, tf
 }

@@ -157,7 +157,7 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 	if store == nil {
 		return nil, fmt.Errorf("%w: retrieve.New needs a store", holomem.ErrInvalid)
 	}
-	if opts.Weights == (holomem.Weights{}) {
+	if len(opts.Weights) == 0 {
 		opts.Weights = holomem.DefaultWeights()
 	}
 	if err := opts.Weights.Validate(); err != nil {
@@ -262,12 +262,11 @@ func (m *Memory) Embedder() holomem.Embedder { return m.emb }
 
 // Channels lists the channels recall runs with this configuration.
 func (m *Memory) Channels() []holomem.Channel {
-	ch := []holomem.Channel{holomem.ChannelFTS, holomem.ChannelJaccard}
-	if !m.opts.DisableHRR {
-		ch = append(ch, holomem.ChannelHRR)
-	}
-	if m.emb != nil {
-		ch = append(ch, holomem.ChannelSemantic)
+	var ch []holomem.Channel
+	for _, c := range holomem.Channels() {
+		if _, ok := scorerOf(c.Name); ok && !c.Occasional && !(c.NeedsHRR && m.opts.DisableHRR) && !(c.NeedsModel && m.emb == nil) {
+			ch = append(ch, c.Name)
+		}
 	}
 	return ch
 }

@@ -49,7 +49,7 @@ func TestMemory_Recall(t *testing.T) {
 			t.Fatalf("hits = %v, want #%d first", ids(res.Hits), nginx.ID)
 		}
 		h := res.Hits[0]
-		if h.Scores.FTS <= 0 || h.Scores.Jaccard <= 0 || h.Scores.HRR <= 0 {
+		if h.Scores[holomem.ChannelFTS] <= 0 || h.Scores[holomem.ChannelJaccard] <= 0 || h.Scores[holomem.ChannelHRR] <= 0 {
 			t.Errorf("scores = %+v, want fts, jaccard and hrr > 0", h.Scores)
 		}
 		if got, want := h.Score, h.Relevance*h.Fact.Trust*h.Decay; math.Abs(got-want) > 1e-12 {
@@ -65,8 +65,8 @@ func TestMemory_Recall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := holomem.Weights{FTS: 0.55 / 0.7, HRR: 0.15 / 0.7}
-		if w := res.Weights; math.Abs(w.FTS-want.FTS) > 1e-9 || math.Abs(w.HRR-want.HRR) > 1e-9 || w.Jaccard != 0 || w.Semantic != 0 {
+		want := holomem.Weights{holomem.ChannelFTS: 0.55 / 0.7, holomem.ChannelHRR: 0.15 / 0.7}
+		if w := res.Weights; math.Abs(w[holomem.ChannelFTS]-want[holomem.ChannelFTS]) > 1e-9 || math.Abs(w[holomem.ChannelHRR]-want[holomem.ChannelHRR]) > 1e-9 || w[holomem.ChannelJaccard] != 0 || w[holomem.ChannelSemantic] != 0 {
 			t.Errorf("weights = %+v, want %+v", res.Weights, want)
 		}
 		if got, want := res.Channels, []holomem.Channel{"fts", "jaccard", "hrr"}; !slices.Equal(got, want) {

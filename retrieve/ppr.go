@@ -10,14 +10,6 @@ import (
 )
 
 const (
-	// defaultPPRWeight is the ppr channel's weight when a query asks for PPR
-	// without setting one. The other channels keep theirs (summing to 1) and
-	// the weights are then normalised to sum to 1, so PPR carries 0.8 of
-	// relevance and the others 0.2 between them (reported that way): the
-	// graph package's buried-hub test measured MRR 0.96 on broad queries and
-	// 0.93 on pinpoint ones for that mix (0.5 gave 0.13 / 1.00). PPR is an
-	// option for broad queries, not the default.
-	defaultPPRWeight = 4.0
 	// userKindWeight is the PageRank weight of user-defined edge kinds: a
 	// link a person made means something, about as much as similarity.
 	userKindWeight = 0.5
@@ -100,8 +92,8 @@ func (m *Memory) loadNeighbourhood(ctx context.Context, seeds []int64, hops int,
 // scores 1) to every candidate, and brings in nodes the walk found that no
 // other channel did: the "buried hub" a broad query needs.
 func (m *Memory) addPPR(ctx context.Context, cands map[int64]*candidate, q holomem.Query, w holomem.Weights) error {
-	pre := w
-	pre.PPR = 0
+	pre := w.Clone()
+	delete(pre, holomem.ChannelPPR)
 	seedHits := m.rank(cands, pre)
 	if len(seedHits) == 0 {
 		return nil
@@ -135,7 +127,7 @@ func (m *Memory) addPPR(ctx context.Context, cands map[int64]*candidate, q holom
 			c = &candidate{}
 			cands[r.ID] = c
 		}
-		c.scores.PPR = r.Score / top
+		c.set(holomem.ChannelPPR, r.Score/top)
 	}
 	return m.loadCandidates(ctx, cands, q)
 }
@@ -187,7 +179,7 @@ func (m *Memory) followCausal(ctx context.Context, hits []holomem.Hit, q holomem
 	for id, c := range added {
 		d := m.decay(c.fact)
 		hits = append(hits, holomem.Hit{
-			Fact: c.fact, Score: parentScore[id], Relevance: parentScore[id], Decay: d, Via: c.via,
+			Fact: c.fact, Score: parentScore[id], Relevance: parentScore[id], Decay: d, Via: c.via, Scores: c.scores,
 		})
 	}
 	sortHits(hits)

@@ -147,7 +147,7 @@ func TestMemory_PPRWeightsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := res.Weights
-	if sum := w.FTS + w.Jaccard + w.HRR + w.Semantic + w.PPR; math.Abs(sum-1) > 1e-9 || math.Abs(w.PPR-0.8) > 1e-9 {
+	if sum := w[holomem.ChannelFTS] + w[holomem.ChannelJaccard] + w[holomem.ChannelHRR] + w[holomem.ChannelSemantic] + w[holomem.ChannelPPR]; math.Abs(sum-1) > 1e-9 || math.Abs(w[holomem.ChannelPPR]-0.8) > 1e-9 {
 		t.Fatalf("weights = %+v (sum %v), want normalised with ppr 0.8", w, sum)
 	}
 	if len(res.Hits) == 0 {
@@ -155,7 +155,7 @@ func TestMemory_PPRWeightsReported(t *testing.T) {
 	}
 	for _, h := range res.Hits {
 		sc := h.Scores
-		want := sc.FTS*w.FTS + sc.Jaccard*w.Jaccard + sc.HRR*w.HRR + sc.Semantic*w.Semantic + sc.PPR*w.PPR
+		want := sc[holomem.ChannelFTS]*w[holomem.ChannelFTS] + sc[holomem.ChannelJaccard]*w[holomem.ChannelJaccard] + sc[holomem.ChannelHRR]*w[holomem.ChannelHRR] + sc[holomem.ChannelSemantic]*w[holomem.ChannelSemantic] + sc[holomem.ChannelPPR]*w[holomem.ChannelPPR]
 		if len(h.Via) == 0 && math.Abs(h.Relevance-want) > 1e-9 {
 			t.Errorf("#%d relevance %v, weighted sum of its scores %v", h.Fact.ID, h.Relevance, want)
 		}

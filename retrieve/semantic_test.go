@@ -42,10 +42,10 @@ func TestMemory_Semantic(t *testing.T) {
 		if got, want := res.Channels, []holomem.Channel{"fts", "jaccard", "hrr", "semantic"}; !slices.Equal(got, want) {
 			t.Errorf("channels = %v, want %v", got, want)
 		}
-		if res.Weights != holomem.DefaultWeights() {
+		if !res.Weights.Equal(holomem.DefaultWeights()) {
 			t.Errorf("weights = %+v, want the defaults", res.Weights)
 		}
-		if len(res.Hits) == 0 || res.Hits[0].Fact.ID != facts[0].ID || res.Hits[0].Scores.Semantic == 0 {
+		if len(res.Hits) == 0 || res.Hits[0].Fact.ID != facts[0].ID || res.Hits[0].Scores[holomem.ChannelSemantic] == 0 {
 			t.Errorf("hits = %+v", res.Hits)
 		}
 	})
@@ -61,7 +61,7 @@ func TestMemory_Semantic(t *testing.T) {
 			t.Fatal("no hits: semantic candidates were not used when FTS was empty")
 		}
 		for _, h := range res.Hits {
-			if h.Scores.FTS != 0 || h.Scores.Semantic <= 0 {
+			if h.Scores[holomem.ChannelFTS] != 0 || h.Scores[holomem.ChannelSemantic] <= 0 {
 				t.Errorf("hit %d scores %+v: want semantic only", h.Fact.ID, h.Scores)
 			}
 		}

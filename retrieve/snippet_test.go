@@ -104,7 +104,7 @@ func TestRecall_passageScoring(t *testing.T) {
 		}
 		fts[whole] = map[int64]float64{}
 		for _, h := range res.Hits {
-			fts[whole][h.Fact.ID] = h.Scores.FTS
+			fts[whole][h.Fact.ID] = h.Scores[holomem.ChannelFTS]
 			if h.Fact.ID == long.ID && !whole && h.Passage == nil {
 				t.Errorf("the long fact's hit names no passage")
 			}

@@ -21,10 +21,9 @@ func (m *Memory) Status(ctx context.Context, namespace string) (*holomem.Status,
 	out := &holomem.Status{
 		Namespace: namespace,
 		Channels:  m.Channels(),
-		Weights:   m.opts.Weights.Redistribute(m.emb != nil, !m.opts.DisableHRR),
+		Weights:   m.opts.Weights.Redistribute(m.emb != nil, !m.opts.DisableHRR).Everyday(),
 		Stats:     st,
 	}
-	out.Weights.PPR = 0
 	if m.emb == nil {
 		out.Notes = append(out.Notes, noEmbedderNote)
 		return out, nil

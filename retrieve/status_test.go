@@ -19,7 +19,7 @@ func TestMemory_Status(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []holomem.Channel{holomem.ChannelFTS, holomem.ChannelJaccard, holomem.ChannelHRR}
-		if !slices.Equal(st.Channels, want) || st.Model != "" || st.Index != nil || st.Stats.Facts != 1 || st.Weights.Semantic != 0 {
+		if !slices.Equal(st.Channels, want) || st.Model != "" || st.Index != nil || st.Stats.Facts != 1 || st.Weights[holomem.ChannelSemantic] != 0 {
 			t.Errorf("status = %+v", st)
 		}
 		if len(st.Notes) == 0 || !strings.Contains(st.Notes[0], "no embedding model") {
@@ -38,7 +38,7 @@ func TestMemory_Status(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Model != emb.ModelID() || !slices.Contains(st.Channels, holomem.ChannelSemantic) || st.Weights.Semantic == 0 {
+		if st.Model != emb.ModelID() || !slices.Contains(st.Channels, holomem.ChannelSemantic) || st.Weights[holomem.ChannelSemantic] == 0 {
 			t.Errorf("status = %+v", st)
 		}
 		if st.Index == nil || st.Index.Mode != holomem.IndexExact || st.Index.Vectors != 1 {

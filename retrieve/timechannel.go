@@ -9,13 +9,6 @@ import (
 	"github.com/holomem/holomem/text"
 )
 
-// defaultTimeWeight is the time channel's weight beside fts 0.79 and hrr
-// 0.21 (no model) when the query names a period, chosen with `holomem eval
-// --locomo` on the development split stored with the turns' dates (see
-// docs/evaluation.md): it lifts the facts of the period without letting a
-// fact that merely happened then outrank one that answers.
-const defaultTimeWeight = 0.3
-
 // queryPeriod is the period q names, resolved against the memory's clock.
 func (m *Memory) queryPeriod(q string) (text.TimeRange, bool) {
 	return text.ParseTimeRange(q, m.opts.Now())
@@ -38,7 +31,7 @@ func scoreTime(cands map[int64]*candidate, r text.TimeRange) {
 			continue
 		}
 		d := r.Distance(c.fact.CreatedAt).Hours()
-		c.scores.Time = math.Pow(0.5, d/span)
+		c.set(holomem.ChannelTime, math.Pow(0.5, d/span))
 		if d == 0 {
 			c.inPeriod = true
 			if e := periodEnd(r, c.fact.CreatedAt); e.After(latest) {
@@ -62,22 +55,6 @@ func timeNote(r text.TimeRange) string {
 		return fmt.Sprintf("time: %q read as %s of any year", r.Phrase, r.Month)
 	}
 	return fmt.Sprintf("time: %q read as %s to %s", r.Phrase, r.From.Format("2006-01-02"), r.To.Add(-1).Format("2006-01-02"))
-}
-
-// withTime adds the time channel to w when the query names a period.
-func (m *Memory) withTime(cands map[int64]*candidate, q string, w holomem.Weights, res *holomem.Result) holomem.Weights {
-	r, ok := m.queryPeriod(q)
-	if !ok {
-		w.Time = 0
-		return w
-	}
-	scoreTime(cands, r)
-	if w.Time == 0 {
-		w.Time = defaultTimeWeight
-	}
-	res.Channels = append(res.Channels, holomem.ChannelTime)
-	res.Notes = append(res.Notes, timeNote(r))
-	return w
 }
 
 // periodEnd is the end of the occurrence of r that holds t: the range's

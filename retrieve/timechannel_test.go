@@ -49,7 +49,7 @@ func TestRecall_timeChannel(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%q: first hit %d, want %d (%+v)", tc.q, got, tc.want, res.Hits)
 		}
-		if !slices.Contains(res.Channels, holomem.ChannelTime) || res.Weights.Time == 0 {
+		if !slices.Contains(res.Channels, holomem.ChannelTime) || res.Weights[holomem.ChannelTime] == 0 {
 			t.Errorf("%q: the time channel did not run: channels %v weights %+v", tc.q, res.Channels, res.Weights)
 		}
 		if !slices.ContainsFunc(res.Notes, func(n string) bool { return len(n) > 5 && n[:5] == "time:" }) {
@@ -57,12 +57,12 @@ func TestRecall_timeChannel(t *testing.T) {
 		}
 	}
 	_, res := first("what did we ship")
-	if slices.Contains(res.Channels, holomem.ChannelTime) || res.Weights.Time != 0 {
+	if slices.Contains(res.Channels, holomem.ChannelTime) || res.Weights[holomem.ChannelTime] != 0 {
 		t.Errorf("a question naming no period ran the time channel: %v %+v", res.Channels, res.Weights)
 	}
 	for _, h := range res.Hits {
-		if h.Scores.Time != 0 {
-			t.Errorf("hit %d has a time score %v without a period", h.Fact.ID, h.Scores.Time)
+		if h.Scores[holomem.ChannelTime] != 0 {
+			t.Errorf("hit %d has a time score %v without a period", h.Fact.ID, h.Scores[holomem.ChannelTime])
 		}
 	}
 }

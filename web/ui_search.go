@@ -99,32 +99,24 @@ func (s *Server) handleSearchPage(w http.ResponseWriter, r *http.Request, p *pag
 		return fmt.Errorf("recall: %w", err)
 	}
 	d.Result = res
-	ran := map[holomem.Channel]bool{}
 	names := make([]string, len(res.Channels))
 	for i, c := range res.Channels {
-		ran[c] = true
 		names[i] = string(c)
 	}
 	d.Channels = strings.Join(names, ", ")
 	d.Hits = make([]hitView, len(res.Hits))
 	for i, h := range res.Hits {
-		d.Hits[i] = hitView{Hit: h, Bars: scoreBars(h.Scores, ran)}
+		d.Hits[i] = hitView{Hit: h, Bars: scoreBars(h.Scores, res.Channels)}
 	}
 	return s.render(w, r, "search", p)
 }
 
-// scoreBars lists the scores of the channels that ran, in a fixed order.
-func scoreBars(sc holomem.Scores, ran map[holomem.Channel]bool) []bar {
-	all := []bar{
-		{string(holomem.ChannelFTS), sc.FTS}, {string(holomem.ChannelJaccard), sc.Jaccard},
-		{string(holomem.ChannelHRR), sc.HRR}, {string(holomem.ChannelSemantic), sc.Semantic},
-		{string(holomem.ChannelPPR), sc.PPR}, {string(holomem.ChannelTime), sc.Time},
-	}
-	out := all[:0]
-	for _, b := range all {
-		if ran[holomem.Channel(b.Channel)] {
-			out = append(out, b)
-		}
+// scoreBars lists the scores of the channels that ran, in the order of
+// the channel table (which Result.Channels keeps).
+func scoreBars(sc holomem.Scores, ran []holomem.Channel) []bar {
+	out := make([]bar, len(ran))
+	for i, c := range ran {
+		out[i] = bar{string(c), sc[c]}
 	}
 	return out
 }

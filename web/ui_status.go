@@ -49,11 +49,10 @@ func memoryStatus(ms *holomem.Status) *Status {
 	if model == "" {
 		model = "none (semantic channel off)"
 	}
-	w := ms.Weights
 	sec := StatusSection{Title: "recall in " + ms.Namespace, Rows: []StatusRow{
 		{Name: "channels live", Value: strings.Join(ch, ", ")},
 		{Name: "model", Value: model, Warn: ms.Model == ""},
-		{Name: "weights", Value: fmt.Sprintf("fts %.2f jaccard %.2f hrr %.2f semantic %.2f", w.FTS, w.Jaccard, w.HRR, w.Semantic)},
+		{Name: "weights", Value: ms.Weights.Explain(false)},
 	}}
 	if ix := ms.Index; ix != nil {
 		rec := "no canary yet"

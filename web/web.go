@@ -522,6 +522,9 @@ func jsonError(err error, limit int64) error {
 		return fmt.Errorf("%w: the body must be a JSON object, not %s", errBadRequest, jsonNoun(typ.Value))
 	case errors.As(err, &typ):
 		return fmt.Errorf("%w: field %q must be %s, not %s", errBadRequest, typ.Field, jsonKind(typ.Type), jsonNoun(typ.Value))
+	case errors.Is(err, holomem.ErrInvalid):
+		// A value's own check (an unknown channel in "weights").
+		return err
 	default:
 		// Unknown fields ("json: unknown field \"x\"") and the like.
 		return fmt.Errorf("%w: %s", errBadRequest, strings.TrimPrefix(err.Error(), "json: "))

@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -105,13 +103,12 @@ from --now. --per-query adds every query's nDCG and first relevant rank.`,
 				return err
 			}
 			if ablate {
-				systems = append(systems, eval.System{Name: "fts", Weights: &holomem.Weights{FTS: 1}},
-					eval.System{Name: "jaccard", Weights: &holomem.Weights{Jaccard: 1}})
-				if !noHRR {
-					systems = append(systems, eval.System{Name: "hrr", Weights: &holomem.Weights{HRR: 1}})
-				}
-				if opts.Embedder != nil {
-					systems = append(systems, eval.System{Name: "semantic", Weights: &holomem.Weights{Semantic: 1}})
+				// Each channel that runs on every query, alone.
+				for _, c := range holomem.Channels() {
+					if c.Occasional || (c.NeedsHRR && noHRR) || (c.NeedsModel && opts.Embedder == nil) {
+						continue
+					}
+					systems = append(systems, eval.System{Name: string(c.Name), Weights: &holomem.Weights{c.Name: 1}})
 				}
 			}
 			dir, err := os.MkdirTemp("", "holomem-eval-")
@@ -159,27 +156,9 @@ from --now. --per-query adds every query's nDCG and first relevant rank.`,
 
 // parseWeights reads "fts=0.5,jaccard=0.3,hrr=0.2,semantic=0,ppr=0".
 func parseWeights(s string) (holomem.Weights, error) {
-	var w holomem.Weights
-	for _, part := range strings.Split(s, ",") {
-		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
-		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-		if !ok || err != nil {
-			return w, usagef("--weights: %q is not channel=number", part)
-		}
-		switch strings.ToLower(strings.TrimSpace(name)) {
-		case "fts":
-			w.FTS = v
-		case "jaccard":
-			w.Jaccard = v
-		case "hrr":
-			w.HRR = v
-		case "semantic":
-			w.Semantic = v
-		case "ppr":
-			w.PPR = v
-		default:
-			return w, usagef("--weights: unknown channel %q (fts, jaccard, hrr, semantic, ppr)", name)
-		}
+	w, err := holomem.ParseWeights(s)
+	if err != nil {
+		return nil, usagef("--weights: %v", err)
 	}
-	return w, w.Validate()
+	return w, nil
 }

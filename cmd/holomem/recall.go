@@ -107,14 +107,7 @@ func printResult(w io.Writer, res *holomem.Result, explain, full bool) {
 			fmt.Fprintf(w, "        possibly stale: %s\n", h.Stale)
 		}
 		if explain {
-			s := h.Scores
-			fmt.Fprintf(w, "        fts %.3f  jaccard %.3f  hrr %.3f  semantic %.3f", s.FTS, s.Jaccard, s.HRR, s.Semantic)
-			if s.PPR > 0 {
-				fmt.Fprintf(w, "  ppr %.3f", s.PPR)
-			}
-			if s.Time > 0 {
-				fmt.Fprintf(w, "  time %.3f", s.Time)
-			}
+			fmt.Fprintf(w, "        %s", h.Scores.Explain())
 			fmt.Fprintf(w, "  | relevance %.3f x trust %.2f x decay %.3f\n", h.Relevance, h.Fact.Trust, h.Decay)
 		}
 	}
@@ -123,8 +116,6 @@ func printResult(w io.Writer, res *holomem.Result, explain, full bool) {
 		for i, c := range res.Channels {
 			ch[i] = string(c)
 		}
-		ws := res.Weights
-		fmt.Fprintf(w, "channels: %s (weights fts %.2f jaccard %.2f hrr %.2f semantic %.2f ppr %.2f time %.2f)\n",
-			strings.Join(ch, ", "), ws.FTS, ws.Jaccard, ws.HRR, ws.Semantic, ws.PPR, ws.Time)
+		fmt.Fprintf(w, "channels: %s (weights %s)\n", strings.Join(ch, ", "), res.Weights.Explain(true))
 	}
 }
