@@ -45,12 +45,13 @@ type Index struct {
 }
 
 // Store is what the index reads and writes: the vectors, the graph's
-// edges and the meta values that describe the persisted graph and the
-// canary.
+// bottom layer (similar_to edges), the storage it owns for the rest of the
+// graph, and the meta values that keep the canary's results.
 type Store interface {
 	holomem.VectorStore
 	holomem.EdgeStore
 	holomem.MetaStore
+	holomem.IndexGraphStore
 }
 
 // Config tunes an [Index]. The zero value is the default.
@@ -241,7 +242,7 @@ func (s *Index) refreshLocked(ctx context.Context) error {
 
 // graphMeta returns the stored graph description of ns, "" if none.
 func (s *Index) graphMeta(ctx context.Context, ns string) (string, error) {
-	raw, err := s.store.Meta(ctx, graphMetaKey(ns))
+	raw, err := s.store.IndexGraph(ctx, ns)
 	if errors.Is(err, holomem.ErrNotFound) {
 		return "", nil
 	}

@@ -69,9 +69,11 @@ type Report struct {
 }
 
 // Derived reports whether an edge is derived data that a copy leaves out:
-// the HNSW graph's layers, tied to the source's ids.
+// the similar_to edges the vector index made, its graph's bottom layer,
+// which the index rebuilds over the destination's ids. They are the edges
+// [holomem.ShowEdge] shows no one who does not ask for them.
 func Derived(e *holomem.Edge) bool {
-	return holomem.IsHNSWKind(e.Kind) || (e.Kind == holomem.EdgeSimilar && e.Origin == holomem.OriginHNSW)
+	return !holomem.ShowEdge(e, nil)
 }
 
 // Copy copies every fact and non-derived edge of src into dst.
