@@ -32,3 +32,25 @@ func TestEdge_ValidateLink(t *testing.T) {
 		t.Errorf("ValidateUnlink(similar_to) = %v", err)
 	}
 }
+
+func TestShowEdge(t *testing.T) {
+	similar := []holomem.EdgeKind{holomem.EdgeSimilar}
+	for _, tt := range []struct {
+		name  string
+		e     holomem.Edge
+		kinds []holomem.EdgeKind
+		want  bool
+	}{
+		{"UserEdge", holomem.Edge{Kind: holomem.EdgeCausal, Origin: holomem.OriginUser}, nil, true},
+		{"ImportedSimilar", holomem.Edge{Kind: holomem.EdgeSimilar, Origin: holomem.OriginImport}, nil, true},
+		{"IndexSimilarUnasked", holomem.Edge{Kind: holomem.EdgeSimilar, Origin: holomem.OriginHNSW}, nil, false},
+		{"IndexSimilarOtherKindAsked", holomem.Edge{Kind: holomem.EdgeSimilar, Origin: holomem.OriginHNSW}, []holomem.EdgeKind{holomem.EdgeCausal}, false},
+		{"IndexSimilarAsked", holomem.Edge{Kind: holomem.EdgeSimilar, Origin: holomem.OriginHNSW}, similar, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := holomem.ShowEdge(&tt.e, tt.kinds); got != tt.want {
+				t.Errorf("ShowEdge(%+v, %v) = %v, want %v", tt.e, tt.kinds, got, tt.want)
+			}
+		})
+	}
+}
