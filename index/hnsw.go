@@ -517,6 +517,43 @@ func (s *Index) Persist(ctx context.Context, minChanges int) (int, error) {
 	return n, nil
 }
 
+// GraphModel is the embedding model and dimension a stored graph was
+// built for.
+type GraphModel struct {
+	Model string `json:"model"`
+	Dim   int    `json:"dim"`
+}
+
+// StoredGraphModels returns the models of the graphs store holds (one
+// entry per model, sorted), read from their descriptions: what a copy of
+// the store must build again on the destination, whose ids differ.
+// Descriptions that do not decode are skipped ([VerifyGraphs] reports
+// them).
+func StoredGraphModels(ctx context.Context, store Store) ([]GraphModel, error) {
+	st, err := store.Stats(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("stored graphs: %w", err)
+	}
+	seen := map[GraphModel]bool{}
+	for _, ns := range slices.Sorted(maps.Keys(st.Namespaces)) {
+		raw, err := store.IndexGraph(ctx, ns)
+		if errors.Is(err, holomem.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("stored graph of %q: %w", ns, err)
+		}
+		var meta graphMeta
+		if json.Unmarshal([]byte(raw), &meta) != nil || meta.Model == "" || meta.Dim <= 0 {
+			continue
+		}
+		seen[GraphModel{Model: meta.Model, Dim: meta.Dim}] = true
+	}
+	return slices.SortedFunc(maps.Keys(seen), func(a, b GraphModel) int {
+		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Dim, b.Dim))
+	}), nil
+}
+
 // GraphCheck is what [VerifyGraphs] found for one namespace's stored graph.
 type GraphCheck struct {
 	Namespace string `json:"namespace"`

@@ -8,9 +8,11 @@
 // lets a caller restore: content, namespace, category, tags, source,
 // external key, trust, counters, timestamps, anchor, embedding with its
 // model, HRR vector. Entities and the full-text index are derived again by
-// the destination. Supersedes edges restore superseded_by. HNSW graph
-// edges are derived data tied to the source's ids and are not copied:
-// `holomem graph build` makes them again.
+// the destination. Supersedes edges restore superseded_by. The vector
+// index's graphs (their similar_to edges and the index's own tables) are
+// derived data tied to the source's ids and are not copied: [BuildGraphs]
+// builds them again on the destination for the models the source had
+// graphs of.
 //
 // A copy is resumable: the destination recognises facts it already holds
 // (same content in the namespace, or the same external key) and maps them

@@ -25,8 +25,10 @@ type GraphSnapshot struct {
 	Desc    string
 	Links   []holomem.IndexLink
 	Bottom  int
-	Queries [][]float32
-	Results [][]int64
+	// Queries are the vectors of the facts whose contents are Contents.
+	Queries  [][]float32
+	Contents []string
+	Results  [][]int64
 }
 
 // BuildGraph stores 400 facts with seeded clustered vectors in the
@@ -75,6 +77,9 @@ func BuildGraph(tb testing.TB, s holomem.Store) *GraphSnapshot {
 		tb.Fatal(err)
 	}
 	snap := &GraphSnapshot{Queries: vecs[:40]}
+	for _, f := range facts[:40] {
+		snap.Contents = append(snap.Contents, f.Content)
+	}
 	snap.Desc, snap.Links, snap.Bottom = storedGraph(tb, s)
 	if len(snap.Links) == 0 || snap.Bottom == 0 {
 		tb.Fatalf("the built graph has %d upper-layer links and %d similar_to edges", len(snap.Links), snap.Bottom)
