@@ -22,9 +22,9 @@ const (
 // namespace answers and holds, to compare before and after a migration or
 // a copy.
 type GraphSnapshot struct {
-	Desc    string
-	Links   []holomem.IndexLink
-	Bottom  int
+	Desc   string
+	Links  []holomem.IndexLink
+	Bottom int
 	// Queries are the vectors of the facts whose contents are Contents.
 	Queries  [][]float32
 	Contents []string
