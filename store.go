@@ -3,6 +3,7 @@ package holomem
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"time"
 )
 
@@ -406,19 +407,29 @@ type InjectionStats struct {
 	P99      time.Duration  `json:"p99_ns"`
 }
 
-// EntityRelinker is an optional [Store] extension: it derives the entities
-// of the facts with ids after afterID (at most limit of them, by id) again
-// with the current rules, links and unlinks accordingly, prunes entities
-// no fact names any more, and returns the last id it did (0 when there
-// were none). Backfill runs it over the store when entity extraction
-// changed (lower-case terms, Russian name keys), so old facts get what
-// new ones get.
 // MetaEntityFingerprint is the meta key holding the text.EntityFingerprint
 // a store's entities were derived with. Stores set it when they create a
 // database (no fact was derived otherwise); backfill sets it after deriving
 // every fact's entities again, and does nothing while it matches.
 const MetaEntityFingerprint = "entities.fingerprint"
 
+// Optional store capabilities.
+//
+// A backend implements [Store]; everything below is optional, found by a
+// type assertion through [As], and listed in [Capabilities] (a test fails
+// when an interface declared here is missing from that table). Each says
+// why it exists and which backends implement it; a backend that lacks one
+// its sibling has says why. Callers degrade to the required parts when a
+// capability is missing, so a test double or a read-only view need not
+// implement any of them.
+
+// EntityRelinker is an optional [Store] extension: it derives the entities
+// of the facts with ids after afterID (at most limit of them, by id) again
+// with the current rules, links and unlinks accordingly, prunes entities
+// no fact names any more, and returns the last id it did (0 when there
+// were none). Backfill runs it over the store when entity extraction
+// changed (lower-case terms, Russian name keys), so old facts get what
+// new ones get. Implemented by sqlite and postgres.
 type EntityRelinker interface {
 	RelinkEntities(ctx context.Context, afterID int64, limit int) (lastID int64, err error)
 }
@@ -436,7 +447,8 @@ type EntityRelinker interface {
 // except where they change a facts row (a supersedes edge sets
 // superseded_by). A rolled-back write leaves no change. Stores keep a
 // bounded history (see [MaxFactChanges] and [ErrChangesPruned]).
-// Implementations are safe for concurrent use.
+// Implementations are safe for concurrent use. Implemented by sqlite and
+// postgres.
 type ChangeFeeder interface {
 	// FactChangeCursor is the cursor of now: a follower that loads the facts
 	// after taking it, then asks FactChanges(cursor), misses no write.
@@ -466,7 +478,7 @@ type FactChange struct {
 // feed entry it made, and the feed says which entry each change is, so the
 // follower applies what it wrote from the fact it holds instead of reading
 // the row back, while every other change, whoever made it and wherever it
-// falls, is read as before.
+// falls, is read as before. Implemented by sqlite and postgres.
 type OwnChangeFeeder interface {
 	ChangeFeeder
 	// FactChangeLog is [ChangeFeeder.FactChanges] with each change's
@@ -491,6 +503,7 @@ const MaxFactChanges = 10000
 // Health reports whether the store can serve requests now (the database
 // file still at its path; the database server reachable), so a health
 // probe says so instead of answering "ok" while every request fails.
+// Implemented by sqlite (the file still at its path) and postgres (a ping).
 type HealthChecker interface {
 	Health(ctx context.Context) error
 }
@@ -499,7 +512,8 @@ type HealthChecker interface {
 // score full text themselves (recall re-scores its candidates with BM25
 // over stems, parameters chosen by measurement): the number of facts the
 // full-text index holds and how many contain each term. Statistics cover
-// the whole index, as FTS5's own bm25() does.
+// the whole index, as FTS5's own bm25() does. Implemented by sqlite and
+// postgres.
 type TermStatser interface {
 	TermStats(ctx context.Context, terms []string) (docs int64, df []int64, err error)
 }
@@ -510,6 +524,7 @@ type TermStatser interface {
 // opened a sentence before the store knew the entity: the fact's
 // holographic vector holds it, its links do not) from here, so their
 // candidates come from postings instead of a scan of every vector.
+// Implemented by sqlite and postgres.
 type WordFinder interface {
 	// FactIDsWithWords returns, in id order, the ids of the namespace's
 	// facts that are not superseded, have an id below beforeID (0: no
@@ -517,6 +532,217 @@ type WordFinder interface {
 	// of package text) and, for each of prefixes, a word starting with it
 	// (a Cyrillic name's stem, see text.EntityKey). Neither returns no ids.
 	FactIDsWithWords(ctx context.Context, namespace string, words, prefixes []string, beforeID int64) ([]int64, error)
+}
+
+// ChangeNotifier is an optional [Store] extension: it reports writes
+// other processes commit, as they commit them, so a long-running process
+// (serve, mcp) syncs at once instead of at its next refresh tick
+// (retrieve.Memory.Maintain). fn gets the namespace written ("": any may
+// have changed) on the notifier's goroutine and must return quickly.
+// Implemented by postgres (LISTEN/NOTIFY). SQLite has no channel between
+// processes sharing a file: its followers ask the [ChangeFeeder] on each
+// refresh, which costs one indexed lookup when nothing changed.
+type ChangeNotifier interface {
+	Subscribe(fn func(namespace string)) (cancel func())
+}
+
+// FileChecker is an optional [Store] extension for stores kept in a local
+// file: CheckFile reports an error wrapping [ErrStoreMoved] when the path
+// the store was opened from no longer names the file it holds open (a
+// restore or a copy over it, rm), since the writes of a process holding a
+// replaced file would be lost when it exits. serve watches it. Implemented
+// by sqlite. PostgreSQL has no file to move; [HealthChecker] covers a
+// server that went away.
+type FileChecker interface {
+	CheckFile() error
+}
+
+// WALNoticer is an optional [Store] extension for stores with a
+// write-ahead log that can be found cut when the store opens: WALNotice
+// returns the recorded notice ("" when none), which doctor shows until
+// verify clears it. Implemented by sqlite. PostgreSQL recovers its own
+// WAL in the server; a client never sees a cut one.
+type WALNoticer interface {
+	WALNotice(ctx context.Context) (string, error)
+}
+
+// NamespaceLister is an optional [Store] extension: the namespaces that
+// hold facts, sorted, read cheaply. Recall's "found elsewhere" hint asks
+// for them when a recall finds nothing; without it the hint reads
+// [MetaStore.Stats], which counts every fact. Implemented by sqlite (an
+// index) and postgres (kept counts).
+type NamespaceLister interface {
+	Namespaces(ctx context.Context) ([]string, error)
+}
+
+// SimilarFactFinder is an optional [SearchStore] extension: write-time
+// hygiene's candidate search, bounded by the number of facts per term
+// (maxTermDocs) rather than by the namespace, since every add runs it.
+// It returns up to limit live facts of the namespace that share the most
+// of terms, best first (ties: newest first), scores in 0..1. Without it
+// hygiene falls back to SearchText, which ranks every fact holding a term
+// at a cost that grows with the namespace. Implemented by sqlite and
+// postgres.
+type SimilarFactFinder interface {
+	SimilarFacts(ctx context.Context, namespace string, terms []string, limit, maxTermDocs int) ([]TextMatch, error)
+}
+
+// RecentEntityFacts is an optional [EntityStore] extension: the ids of the
+// newest limit facts linked to the entity (aliases resolved), in id order,
+// none for an unknown entity. Write-time hygiene takes contradiction
+// candidates from an entity's newest facts; [EntityStore.FactIDsByEntity]
+// would read all of a popular entity's thousands. Implemented by sqlite
+// and postgres.
+type RecentEntityFacts interface {
+	RecentFactIDsByEntity(ctx context.Context, namespace, name string, limit int) ([]int64, error)
+}
+
+// RecentEntitiesFacts is [RecentEntityFacts] for several names in one read
+// (hygiene asks for up to five entities on every add): ids[i] are
+// names[i]'s (nil for an unknown entity). Implemented by sqlite and
+// postgres.
+type RecentEntitiesFacts interface {
+	RecentFactIDsByEntities(ctx context.Context, namespace string, names []string, limit int) ([][]int64, error)
+}
+
+// FactPreparer is an optional [FactStore] extension that splits
+// [FactStore.CreateFacts] in two: PrepareFacts validates fs and derives
+// what needs no database (content hashes, indexed text, entities) at once,
+// and returns the write, which stores them in one transaction. A bulk
+// import prepares the next batch while the write of the one before runs
+// (retrieve.Memory.ImportBatches), so a single writer only writes. known
+// holds a caller's entity extraction per fact (nil where it has none) for
+// the store to reuse. K is *text.Extraction; it is a type parameter only
+// because this package may not import package text, and consumers name
+// FactPreparer[*text.Extraction]. Implemented by sqlite and postgres.
+type FactPreparer[K any] interface {
+	PrepareFacts(fs []*Fact, known []K) (write func(context.Context) ([]bool, error), err error)
+}
+
+// IndexStore is the part of a [Store] the vector index (package index)
+// reads and writes: the vectors, the graph's bottom layer (similar_to
+// edges), the storage it owns for the rest of the graph, and the meta
+// values that keep the canary's results.
+type IndexStore interface {
+	VectorStore
+	EdgeStore
+	MetaStore
+	IndexGraphStore
+}
+
+// ImportStore is the part of a [Store] an import run (package importer)
+// reads and writes beside what it writes through memory: external keys to
+// resolve links to facts of earlier imports, commits to link to issues
+// imported after them, and the edges.
+type ImportStore interface {
+	FactStore
+	EdgeStore
+}
+
+// Unwrapper is a store that wraps another: a test double that counts or
+// fails some calls, an adapter. Wrapping by embedding a [Store] keeps the
+// required methods but hides every optional capability, since the
+// wrapper's type has none of them; a wrapper with Unwrap keeps them, for
+// [As] asks the wrapped store for what the wrapper lacks. A capability
+// found that way runs on the wrapped store, past the wrapper: a wrapper
+// that must see a call (CreateFact) and whose inner store has a capability
+// making the same change (OwnChangeFeeder.CreateFactLogged) must
+// implement that capability too, or not unwrap.
+type Unwrapper interface {
+	Unwrap() Store
+}
+
+// As returns s as capability T: s itself when it implements T, otherwise
+// the first store down its chain of [Unwrapper]s that does. Callers ask
+// for optional capabilities with As rather than a bare type assertion, so
+// a wrapped store keeps them.
+func As[T any](s any) (T, bool) {
+	for s != nil {
+		if c, ok := s.(T); ok {
+			return c, true
+		}
+		u, ok := s.(Unwrapper)
+		if !ok {
+			break
+		}
+		inner := u.Unwrap()
+		if inner == nil {
+			break
+		}
+		s = inner
+	}
+	var zero T
+	return zero, false
+}
+
+// Capability names one optional store capability and tells whether a
+// store has it (through [As]).
+type Capability struct {
+	// Name is the interface's name in this package.
+	Name string
+	// Has reports whether s, or a store it wraps, implements it.
+	Has func(s any) bool
+}
+
+func has[T any](s any) bool {
+	_, ok := As[T](s)
+	return ok
+}
+
+// Capabilities lists every optional capability declared above, in the
+// order of this file: the conformance suite runs one subtest per entry
+// against each backend, and a test fails when an interface declared here
+// is not listed.
+var Capabilities = []Capability{
+	{"EntityRelinker", has[EntityRelinker]},
+	{"ChangeFeeder", has[ChangeFeeder]},
+	{"OwnChangeFeeder", has[OwnChangeFeeder]},
+	{"HealthChecker", has[HealthChecker]},
+	{"TermStatser", has[TermStatser]},
+	{"WordFinder", has[WordFinder]},
+	{"ChangeNotifier", has[ChangeNotifier]},
+	{"FileChecker", has[FileChecker]},
+	{"WALNoticer", has[WALNoticer]},
+	{"NamespaceLister", has[NamespaceLister]},
+	{"SimilarFactFinder", has[SimilarFactFinder]},
+	{"RecentEntityFacts", has[RecentEntityFacts]},
+	{"RecentEntitiesFacts", has[RecentEntitiesFacts]},
+	// K cannot be named here (see FactPreparer): the method is found by
+	// name, and consumers assert FactPreparer[*text.Extraction].
+	{"FactPreparer", hasMethod("PrepareFacts")},
+}
+
+// hasMethod reports whether s, or a store it wraps, has a method of that name.
+func hasMethod(name string) func(s any) bool {
+	return func(s any) bool {
+		for s != nil {
+			if reflect.ValueOf(s).MethodByName(name).IsValid() {
+				return true
+			}
+			u, ok := s.(Unwrapper)
+			if !ok {
+				return false
+			}
+			inner := u.Unwrap()
+			if inner == nil {
+				return false
+			}
+			s = inner
+		}
+		return false
+	}
+}
+
+// CapabilitiesOf returns the names of the optional capabilities s has, in
+// the order of [Capabilities] (doctor, tests).
+func CapabilitiesOf(s any) []string {
+	var out []string
+	for _, c := range Capabilities {
+		if c.Has(s) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 type readsForWriteKey struct{}

@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/holomem/holomem/internal/safefile"
 	"io/fs"
 	"path/filepath"
 	"strings"
 
-	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/safefile"
+
+	"github.com/holomem/holomem/errs"
 )
 
 // Pooling names how token vectors are combined into one sentence vector.
@@ -103,23 +104,23 @@ func (c Config) maxTokens() int {
 	return max(1, min(n, limit))
 }
 
-// Validate reports a wrapped holomem.ErrInvalid when the configuration cannot
+// Validate reports a wrapped errs.Invalid when the configuration cannot
 // describe a model this package runs.
 func (c Config) Validate() error {
 	switch c.ModelType {
 	case "bert", "xlm-roberta", "roberta":
 	default:
-		return fmt.Errorf("%w: unsupported model_type %q (want bert, roberta or xlm-roberta)", holomem.ErrInvalid, c.ModelType)
+		return fmt.Errorf("%w: unsupported model_type %q (want bert, roberta or xlm-roberta)", errs.Invalid, c.ModelType)
 	}
 	switch c.HiddenAct {
 	case "gelu", "gelu_new":
 	default:
-		return fmt.Errorf("%w: unsupported hidden_act %q (want gelu or gelu_new)", holomem.ErrInvalid, c.HiddenAct)
+		return fmt.Errorf("%w: unsupported hidden_act %q (want gelu or gelu_new)", errs.Invalid, c.HiddenAct)
 	}
 	switch c.Pooling {
 	case PoolingMean, PoolingCLS:
 	default:
-		return fmt.Errorf("%w: unsupported pooling %q (want mean or cls)", holomem.ErrInvalid, c.Pooling)
+		return fmt.Errorf("%w: unsupported pooling %q (want mean or cls)", errs.Invalid, c.Pooling)
 	}
 	const maxDim = 1 << 20
 	for _, f := range []struct {
@@ -132,33 +133,33 @@ func (c Config) Validate() error {
 		{"type_vocab_size", c.TypeVocabSize},
 	} {
 		if f.v <= 0 || f.v > maxDim*4 {
-			return fmt.Errorf("%w: %s = %d out of range", holomem.ErrInvalid, f.name, f.v)
+			return fmt.Errorf("%w: %s = %d out of range", errs.Invalid, f.name, f.v)
 		}
 	}
 	if c.HiddenSize%c.NumHeads != 0 {
-		return fmt.Errorf("%w: hidden_size %d not divisible by num_attention_heads %d", holomem.ErrInvalid, c.HiddenSize, c.NumHeads)
+		return fmt.Errorf("%w: hidden_size %d not divisible by num_attention_heads %d", errs.Invalid, c.HiddenSize, c.NumHeads)
 	}
 	if c.NumLayers > 256 || c.HiddenSize > 16384 || c.IntermediateSize > 65536 {
-		return fmt.Errorf("%w: model too large", holomem.ErrInvalid)
+		return fmt.Errorf("%w: model too large", errs.Invalid)
 	}
 	if !(c.LayerNormEps > 0 && c.LayerNormEps < 1) {
-		return fmt.Errorf("%w: layer_norm_eps %g out of range", holomem.ErrInvalid, c.LayerNormEps)
+		return fmt.Errorf("%w: layer_norm_eps %g out of range", errs.Invalid, c.LayerNormEps)
 	}
 	if c.PadTokenID < 0 || c.PadTokenID >= c.VocabSize {
-		return fmt.Errorf("%w: pad_token_id %d outside vocabulary", holomem.ErrInvalid, c.PadTokenID)
+		return fmt.Errorf("%w: pad_token_id %d outside vocabulary", errs.Invalid, c.PadTokenID)
 	}
 	if c.MaxPositions-c.positionOffset() < 2 {
-		return fmt.Errorf("%w: max_position_embeddings %d too small", holomem.ErrInvalid, c.MaxPositions)
+		return fmt.Errorf("%w: max_position_embeddings %d too small", errs.Invalid, c.MaxPositions)
 	}
 	if c.MaxSeqLength < 0 {
-		return fmt.Errorf("%w: max_seq_length %d negative", holomem.ErrInvalid, c.MaxSeqLength)
+		return fmt.Errorf("%w: max_seq_length %d negative", errs.Invalid, c.MaxSeqLength)
 	}
 	return nil
 }
 
 // ReadConfig reads dir/config.json and, when present,
 // dir/1_Pooling/config.json and dir/sentence_bert_config.json, and validates
-// the result. Unsupported architectures give a wrapped holomem.ErrInvalid.
+// the result. Unsupported architectures give a wrapped errs.Invalid.
 // MaxConfigBytes bounds a model's JSON configuration files, and
 // MaxWeightsBytes its model.safetensors: model files are read only when
 // they are regular files within these sizes (see package safefile).
@@ -190,7 +191,7 @@ func ReadConfig(dir string) (Config, error) {
 			MaxSeqLength int `json:"max_seq_length"`
 		}
 		if err := json.Unmarshal(data, &sb); err != nil {
-			return Config{}, fmt.Errorf("read sentence_bert_config.json: %w: %v", holomem.ErrInvalid, err)
+			return Config{}, fmt.Errorf("read sentence_bert_config.json: %w: %v", errs.Invalid, err)
 		}
 		c.MaxSeqLength = sb.MaxSeqLength
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -206,10 +207,10 @@ func ReadConfig(dir string) (Config, error) {
 func parseConfig(data []byte) (Config, error) {
 	var h hfConfig
 	if err := json.Unmarshal(data, &h); err != nil {
-		return Config{}, fmt.Errorf("%w: config.json: %v", holomem.ErrInvalid, err)
+		return Config{}, fmt.Errorf("%w: config.json: %v", errs.Invalid, err)
 	}
 	if h.PositionType != "" && h.PositionType != "absolute" {
-		return Config{}, fmt.Errorf("%w: unsupported position_embedding_type %q", holomem.ErrInvalid, h.PositionType)
+		return Config{}, fmt.Errorf("%w: unsupported position_embedding_type %q", errs.Invalid, h.PositionType)
 	}
 	c := Config{
 		ModelType:        h.ModelType,
@@ -253,7 +254,7 @@ func parsePooling(data []byte) (Pooling, error) {
 		LastToken    bool `json:"pooling_mode_lasttoken"`
 	}
 	if err := json.Unmarshal(data, &p); err != nil {
-		return "", fmt.Errorf("%w: %v", holomem.ErrInvalid, err)
+		return "", fmt.Errorf("%w: %v", errs.Invalid, err)
 	}
 	var modes []string
 	for _, m := range []struct {
@@ -272,5 +273,5 @@ func parsePooling(data []byte) (Pooling, error) {
 	case len(modes) == 1 && modes[0] == "cls":
 		return PoolingCLS, nil
 	}
-	return "", fmt.Errorf("%w: unsupported pooling %s", holomem.ErrInvalid, strings.Join(modes, "+"))
+	return "", fmt.Errorf("%w: unsupported pooling %s", errs.Invalid, strings.Join(modes, "+"))
 }

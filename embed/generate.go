@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/errs"
 )
 
 // genTensor is one tensor the generator writes and how to fill it.
@@ -43,7 +43,7 @@ func generateModel(dir string, cfg Config, seed uint64, dtype string) error {
 		return fmt.Errorf("generate model: %w", err)
 	}
 	if elemSize(dtype) == 0 {
-		return fmt.Errorf("generate model: %w: dtype %q", holomem.ErrInvalid, dtype)
+		return fmt.Errorf("generate model: %w: dtype %q", errs.Invalid, dtype)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("generate model: %w", err)

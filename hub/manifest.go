@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/holomem/holomem/internal/safefile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,7 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/safefile"
+
+	"github.com/holomem/holomem/errs"
 )
 
 // ManifestFile is the name of the manifest [Client.Pull] writes last into a
@@ -151,15 +152,15 @@ func List(dir string) ([]Manifest, error) {
 // Find returns the local directory of a model. name is either a directory
 // path holding a model (its config.json) or a repo id installed in dir
 // ("owner/name", or just "name" when one installed repo has it). A model
-// that is not installed is an error wrapping [holomem.ErrNotFound] that
+// that is not installed is an error wrapping [errs.NotFound] that
 // says to run `holomem model pull NAME`.
 func Find(dir, name string) (string, error) {
 	if name == "" {
-		return "", fmt.Errorf("find model: empty name: %w", holomem.ErrInvalid)
+		return "", fmt.Errorf("find model: empty name: %w", errs.Invalid)
 	}
 	if st, err := os.Stat(name); err == nil && st.IsDir() {
 		if _, err := os.Stat(filepath.Join(name, "config.json")); err != nil {
-			return "", fmt.Errorf("find model: directory %s has no config.json: %w", name, holomem.ErrNotFound)
+			return "", fmt.Errorf("find model: directory %s has no config.json: %w", name, errs.NotFound)
 		}
 		return name, nil
 	}
@@ -185,13 +186,13 @@ func Find(dir, name string) (string, error) {
 			return hits[0], nil
 		case 0:
 		default:
-			return "", fmt.Errorf("find model: %q matches %d installed models, give owner/name: %w", name, len(hits), holomem.ErrInvalid)
+			return "", fmt.Errorf("find model: %q matches %d installed models, give owner/name: %w", name, len(hits), errs.Invalid)
 		}
 	}
 	if validRepo(name) != nil {
-		return "", fmt.Errorf("find model: no model directory at %s and not a repo id: %w", name, holomem.ErrNotFound)
+		return "", fmt.Errorf("find model: no model directory at %s and not a repo id: %w", name, errs.NotFound)
 	}
-	return "", fmt.Errorf("model %q is not installed in %s (run: holomem model pull %s): %w", name, dir, name, holomem.ErrNotFound)
+	return "", fmt.Errorf("model %q is not installed in %s (run: holomem model pull %s): %w", name, dir, name, errs.NotFound)
 }
 
 // installed reports whether a model directory is complete: it has a

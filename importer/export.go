@@ -21,7 +21,7 @@ type ExportReport struct {
 // ([holomem.ShowEdge], asking for no kind): the vector index's similar_to
 // edges are left out, `graph build` rebuilds them.
 // Export stops when ctx is done.
-func Export(ctx context.Context, store Store, w io.Writer, namespace string) (*ExportReport, error) {
+func Export(ctx context.Context, store holomem.ImportStore, w io.Writer, namespace string) (*ExportReport, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	jw := NewJSONLWriter(bw)
 	flt := holomem.FactFilter{IncludeSuperseded: true, WithEmbedding: true, Limit: 1000}

@@ -27,14 +27,6 @@ type Importer interface {
 	ImportBatches(ctx context.Context, done func(facts []*holomem.Fact, created []bool)) holomem.ImportBatches
 }
 
-// Store is what [Run] reads and writes beside the facts: external keys to
-// resolve links to facts of earlier imports, commits to link to issues
-// imported after them, and the edges.
-type Store interface {
-	holomem.FactStore
-	holomem.EdgeStore
-}
-
 // Options say what [Run] imports and where.
 type Options struct {
 	// Kind is jsonl, markdown (or md), github or git.
@@ -89,7 +81,7 @@ type Report struct {
 // neighbours are removed. Run stops when ctx is done; an
 // interrupted import is resumed by running it again (keys make it
 // idempotent). CLI, web and MCP share it.
-func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, error) {
+func Run(ctx context.Context, mem Importer, store holomem.ImportStore, o Options) (*Report, error) {
 	r := &run{store: store, ns: o.Namespace, keys: map[string]int64{}, progress: o.Progress, phase: "import " + o.Kind}
 	if r.progress == nil {
 		r.progress = func(string, int, int) {}
@@ -177,7 +169,7 @@ func Run(ctx context.Context, mem Importer, store Store, o Options) (*Report, er
 // run stores an importer's records in batches and then its links.
 type run struct {
 	batches       holomem.ImportBatches
-	store         Store
+	store         holomem.ImportStore
 	ns            string
 	keepNamespace bool
 	progress      holomem.Progress

@@ -529,7 +529,7 @@ type GraphModel struct {
 // the store must build again on the destination, whose ids differ.
 // Descriptions that do not decode are skipped ([VerifyGraphs] reports
 // them).
-func StoredGraphModels(ctx context.Context, store Store) ([]GraphModel, error) {
+func StoredGraphModels(ctx context.Context, store holomem.IndexStore) ([]GraphModel, error) {
 	st, err := store.Stats(ctx, "")
 	if err != nil {
 		return nil, fmt.Errorf("stored graphs: %w", err)
@@ -572,7 +572,7 @@ type GraphCheck struct {
 // repair silently. It needs no model: the graph's meta names the model and
 // dimension whose vectors it reads. Namespaces without a stored graph are
 // skipped. Only I/O errors are returned; a damaged graph is a Problem.
-func VerifyGraphs(ctx context.Context, store Store) ([]GraphCheck, error) {
+func VerifyGraphs(ctx context.Context, store holomem.IndexStore) ([]GraphCheck, error) {
 	st, err := store.Stats(ctx, "")
 	if err != nil {
 		return nil, fmt.Errorf("verify graphs: %w", err)

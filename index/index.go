@@ -23,7 +23,7 @@ import (
 // matrix and, once `graph build` has run, an HNSW graph (see index.go for
 // the search policy and hnsw.go for the graph and its persistence).
 type Index struct {
-	store Store
+	store holomem.IndexStore
 	model string
 	dim   int
 	cfg   config
@@ -42,16 +42,6 @@ type Index struct {
 	refreshMu sync.Mutex
 	// loadedAt is when the last refresh finished (under mu).
 	loadedAt time.Time
-}
-
-// Store is what the index reads and writes: the vectors, the graph's
-// bottom layer (similar_to edges), the storage it owns for the rest of the
-// graph, and the meta values that keep the canary's results.
-type Store interface {
-	holomem.VectorStore
-	holomem.EdgeStore
-	holomem.MetaStore
-	holomem.IndexGraphStore
 }
 
 // Config tunes an [Index]. The zero value is the default.
@@ -100,7 +90,7 @@ type journalOp struct {
 // New returns an index over the vectors of model (dim dimensions) in
 // store; nothing is read until the first search or [Index.Load]. log (may
 // be nil) gets warnings about degraded modes.
-func New(store Store, model string, dim int, c Config, log *slog.Logger) *Index {
+func New(store holomem.IndexStore, model string, dim int, c Config, log *slog.Logger) *Index {
 	cfg := config{
 		exactBelow:  c.ExactBelow,
 		incremental: !c.NoIncremental,

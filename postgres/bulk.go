@@ -22,19 +22,20 @@ import (
 // through entities and aliases created earlier in the batch. A fact that
 // loses an insert race to another transaction falls back to createFact.
 func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
-	created := make([]bool, len(fs))
-	hashes := make([]int64, len(fs))
-	for i, f := range fs {
-		if i%256 == 0 {
-			if err := w.ctx.Err(); err != nil {
-				return nil, err
-			}
+	return w.createFactsBulkPrepared(fs, nil)
+}
+
+// createFactsBulkPrepared is createFactsBulk with what PrepareFacts
+// derived from fs before the transaction; p == nil derives it here.
+func (w *wtx) createFactsBulkPrepared(fs []*holomem.Fact, p *prepared) ([]bool, error) {
+	if p == nil || !p.matches(fs) {
+		var err error
+		if p, err = prepareFacts(fs, nil, false); err != nil {
+			return nil, err
 		}
-		if err := rowcodec.PrepareFact(f); err != nil {
-			return nil, fmt.Errorf("fact %d: %w", i, err)
-		}
-		hashes[i] = rowcodec.ContentHash(f.Content)
 	}
+	created := make([]bool, len(fs))
+	hashes := p.hashes
 
 	// What the database holds already: facts by external key, and the
 	// best fact per content hash (key-less first, then the oldest).
@@ -238,7 +239,7 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 				continue
 			}
 			f.ID, f.SupersededBy, created[i] = id, 0, true
-			ids, sns, fts = append(ids, id), append(sns, f.Namespace), append(fts, tsvectorText(f.Content, rowcodec.JoinTags(f.Tags)))
+			ids, sns, fts = append(ids, id), append(sns, f.Namespace), append(fts, p.ftsText(i, f))
 			w.touch(f.Namespace)
 		}
 		if len(ids) > 0 {
@@ -256,7 +257,7 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 				dupOf[i] = fs[ref[i]].ID
 			}
 		}
-		if dupNames, err = w.linkEntitiesBulk(fs, created, dupOf); err != nil {
+		if dupNames, err = w.linkEntitiesBulk(fs, created, dupOf, p.ents); err != nil {
 			return nil, err
 		}
 		for _, i := range lost {
@@ -340,7 +341,10 @@ func (w *wtx) createFactsBulk(fs []*holomem.Fact) ([]bool, error) {
 // dupOf[i] is the id of the fact that fs[i] duplicates (0 for the
 // others): its entity names at fs[i]'s place in the batch are returned,
 // as createFact would have read them then.
-func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool, dupOf []int64) (map[int][]string, error) {
+//
+// known[i], when known is not nil, are fs[i]'s entities (text.Extract of
+// its content and tags), derived before the transaction.
+func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool, dupOf []int64, known [][]text.Entity) (map[int][]string, error) {
 	type key struct{ ns, key string }
 	ents := make([][]text.Entity, len(fs))
 	want := map[key]bool{}
@@ -352,7 +356,11 @@ func (w *wtx) linkEntitiesBulk(fs []*holomem.Fact, created []bool, dupOf []int64
 			continue
 		}
 		w.unlinked[f.ID] = true
-		ents[i] = text.Extract(f.Content, f.Tags)
+		if known != nil {
+			ents[i] = known[i]
+		} else {
+			ents[i] = text.Extract(f.Content, f.Tags)
+		}
 		for _, e := range ents[i] {
 			if k := text.EntityKey(e.Name); k != "" {
 				want[key{f.Namespace, k}] = true

@@ -78,6 +78,11 @@ func (s *Store) FactChangeLog(ctx context.Context, since int64) ([]holomem.FactC
 	if len(xids) != len(ids) {
 		return nil, since, fmt.Errorf("fact changes: %d xids for %d ids", len(xids), len(ids))
 	}
+	if len(ids) > 0 {
+		// The changes were read on the primary; the facts they name are
+		// read next, on a standby only once it has replayed them.
+		s.wrote(ctx)
+	}
 	settled := 0
 	for settled < len(xids) && xids[settled] < xmin {
 		settled++

@@ -72,6 +72,8 @@ type Store struct {
 	// bulkWritten counts the facts this Store created in batches (import,
 	// copy); Close runs ANALYZE when it reaches analyzeAfter.
 	bulkWritten atomic.Int64
+	// standbys are the read standbys named by the address (nil: none).
+	standbys *standbys
 }
 
 // analyzeAfter is how many facts a Store must have created in batches for
@@ -104,8 +106,16 @@ var (
 type Option func(*options)
 
 type options struct {
-	now      func() time.Time
-	maxConns int32
+	now         func() time.Time
+	maxConns    int32
+	standbyWait time.Duration
+}
+
+// WithStandbyWait sets how long a read waits for a standby to replay this
+// process's last write before reading the primary (default
+// DefaultStandbyWait). Only addresses with a standby parameter use it.
+func WithStandbyWait(d time.Duration) Option {
+	return func(o *options) { o.standbyWait = d }
 }
 
 // WithClock sets the function the store reads the current time from
@@ -126,12 +136,16 @@ func WithMaxConns(n int) Option {
 // holomem, or a schema holding tables of another program under holomem's
 // names, gives an error wrapping [holomem.ErrSchema].
 func Open(ctx context.Context, addr string, opts ...Option) (*Store, error) {
-	o := options{now: time.Now, maxConns: 8}
+	o := options{now: time.Now, maxConns: 8, standbyWait: DefaultStandbyWait}
 	for _, opt := range opts {
 		opt(&o)
 	}
 	if !IsAddress(addr) {
 		return nil, fmt.Errorf("open store: %w: %q is not a postgres:// address", holomem.ErrInvalid, redact(addr))
+	}
+	addr, standbyAddrs, err := splitStandbys(addr)
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
 	}
 	cfg, err := pgxpool.ParseConfig(addr)
 	if err != nil {
@@ -160,6 +174,12 @@ func Open(ctx context.Context, addr string, opts ...Option) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open store: %s: %w", s.addr, err)
 	}
+	// Standbys are opened after the migration: they replay it.
+	if s.standbys, err = openStandbys(ctx, pool, standbyAddrs, cfg.MaxConns, o.standbyWait); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	s.wrote(ctx) // the schema as migrated
 	return s, nil
 }
 
@@ -228,6 +248,7 @@ func (s *Store) Close() error {
 		cancel()
 	}
 	s.pool.Close()
+	s.standbys.close()
 	return err
 }
 
@@ -404,19 +425,31 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 
 // read runs fn in one read-only REPEATABLE READ transaction: every query
 // of fn sees the same snapshot (FindFacts' count and page agree).
+// With read standbys it runs on one that holds this process's last write,
+// and again on the primary if the standby fails it.
 func (s *Store) read(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	if s.isClosed() {
 		return errClosed
 	}
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	pool, st := s.reader(ctx)
+	err := readTx(ctx, pool, fn)
+	if s.standbyFailed(st, err) {
+		err = readTx(ctx, s.pool, fn)
+	}
+	return unavailable(err)
+}
+
+// readTx runs fn in one read-only REPEATABLE READ transaction on pool.
+func readTx(ctx context.Context, pool *pgxpool.Pool, fn func(tx pgx.Tx) error) error {
+	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return unavailable(err)
+		return err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	if err := fn(tx); err != nil {
-		return unavailable(err)
+		return err
 	}
-	return unavailable(tx.Commit(ctx))
+	return tx.Commit(ctx)
 }
 
 // Health implements [holomem.HealthChecker]: one round trip to the server.
@@ -467,7 +500,12 @@ func (s *Store) readOne(ctx context.Context, fn func(q querier) error) error {
 	if s.isClosed() {
 		return errClosed
 	}
-	return unavailable(fn(s.pool))
+	pool, st := s.reader(ctx)
+	err := fn(pool)
+	if s.standbyFailed(st, err) {
+		err = fn(s.pool)
+	}
+	return unavailable(err)
 }
 
 // wtx is a write transaction with per-attempt caches.
@@ -552,6 +590,7 @@ func (s *Store) update(ctx context.Context, fn func(w *wtx) error) error {
 		w := &wtx{ctx: ctx, s: s, now: s.now()}
 		err = s.updateOnce(w, fn)
 		if err == nil {
+			s.wrote(ctx)
 			return nil
 		}
 		if !retryable(err) {
@@ -629,8 +668,12 @@ func TempSchema(ctx context.Context, addr, prefix string) (string, func(context.
 		return "", nil, fmt.Errorf("temp schema: %w: %v", holomem.ErrInvalid, redactErr(err, addr))
 	}
 	name := prefix + "_" + newOrigin()
+	primary, _, err := splitStandbys(addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("temp schema: %w", err)
+	}
 	run := func(ctx context.Context, sql string) error {
-		conn, err := pgx.Connect(ctx, addr)
+		conn, err := pgx.Connect(ctx, primary)
 		if err != nil {
 			return err
 		}

@@ -15,7 +15,7 @@ func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) holomem.Store {
 		// The change feed's subtests run alone among PostgreSQL tests
 		// (see pgtest.ExclusiveAddr).
-		if strings.HasPrefix(t.Name(), "TestStore/Feed/") {
+		if strings.HasPrefix(t.Name(), "TestStore/Capability/ChangeFeeder/") || strings.HasPrefix(t.Name(), "TestStore/Capability/OwnChangeFeeder/") {
 			return mustOpen(t, pgtest.ExclusiveAddr(t))
 		}
 		return mustOpen(t, pgtest.Addr(t))

@@ -53,7 +53,7 @@ func (m *Memory) reason(ctx context.Context, namespace string, entities []string
 	if namespace == "" {
 		namespace = holomem.DefaultNamespace
 	}
-	if _, ok := m.store.(holomem.WordFinder); scan || !ok {
+	if _, ok := holomem.As[holomem.WordFinder](m.store); scan || !ok {
 		members, err := m.linkedToAll(ctx, namespace, entities)
 		if err != nil {
 			return nil, err
@@ -148,7 +148,8 @@ func (m *Memory) entityCandidates(ctx context.Context, namespace, name string) (
 		before = canon[0]
 	}
 	if words, prefixes := keyWords(key); len(words)+len(prefixes) > 0 {
-		ids, err := m.store.(holomem.WordFinder).FactIDsWithWords(ctx, namespace, words, prefixes, before)
+		wf, _ := holomem.As[holomem.WordFinder](m.store)
+		ids, err := wf.FactIDsWithWords(ctx, namespace, words, prefixes, before)
 		if err != nil {
 			return candidates{}, err
 		}
@@ -392,7 +393,7 @@ func (m *Memory) relatedItems(ctx context.Context, namespace, entity, key string
 		}
 		return ctx.Err()
 	}
-	if _, ok := m.store.(holomem.WordFinder); scan || !ok {
+	if _, ok := holomem.As[holomem.WordFinder](m.store); scan || !ok {
 		if err := m.hrr.scan(ctx, namespace, keep); err != nil {
 			return nil, nil, err
 		}

@@ -57,7 +57,7 @@ func (m *Memory) Backfill(ctx context.Context, progress holomem.Progress) (int, 
 // table so an interrupted run resumes. Entities are no fact's data, so
 // Backfill does not count these facts as changed.
 func (m *Memory) backfillEntities(ctx context.Context, progress holomem.Progress) error {
-	rl, ok := m.store.(holomem.EntityRelinker)
+	rl, ok := holomem.As[holomem.EntityRelinker](m.store)
 	if !ok {
 		return nil
 	}

@@ -29,7 +29,7 @@ func (m *Memory) Diagnose(ctx context.Context) (*holomem.Diagnosis, error) {
 	if st.WithoutHRR > 0 {
 		addFinding(d, "hrr", "", "%d facts have no HRR vector: run `holomem backfill`", st.WithoutHRR)
 	}
-	if _, ok := m.store.(holomem.EntityRelinker); ok && st.Facts > 0 {
+	if _, ok := holomem.As[holomem.EntityRelinker](m.store); ok && st.Facts > 0 {
 		if got, err := m.store.Meta(ctx, holomem.MetaEntityFingerprint); err != nil || got != text.EntityFingerprint() {
 			addFinding(d, "entities", "", "entities were derived by an older holomem (lower-case names such as nginx and Russian name forms are missing): run `holomem backfill`")
 		}

@@ -14,18 +14,12 @@ import (
 // make "nothing found" slow.
 const maxElsewhereNamespaces = 32
 
-// namespaceLister is what a store offers to list its namespaces cheaply;
-// stores without it are asked for their Stats.
-type namespaceLister interface {
-	Namespaces(ctx context.Context) ([]string, error)
-}
-
 // elsewhere searches the other namespaces for the query's words, with the
 // same options as recall's full-text channel. It runs only when recall
 // found nothing; a failure gives no hint rather than failing the recall.
 func (m *Memory) elsewhere(ctx context.Context, searched, query string, opts []holomem.SearchOption) []holomem.NamespaceMatches {
 	var nss []string
-	if nl, ok := m.store.(namespaceLister); ok {
+	if nl, ok := holomem.As[holomem.NamespaceLister](m.store); ok {
 		list, err := nl.Namespaces(ctx)
 		if err != nil {
 			return nil

@@ -25,25 +25,6 @@ const (
 	hygieneTermDocs = 200
 )
 
-// similarFacts is implemented by stores with a bounded candidate search
-// for hygiene (the SQLite store): SearchText ranks with BM25, whose cost
-// grows with the namespace.
-type similarFacts interface {
-	SimilarFacts(ctx context.Context, namespace string, terms []string, limit, maxTermDocs int) ([]holomem.TextMatch, error)
-}
-
-// recentEntityFacts is implemented by stores that can list an entity's
-// newest facts without reading all of them (the SQLite store).
-type recentEntityFacts interface {
-	RecentFactIDsByEntity(ctx context.Context, namespace, name string, limit int) ([]int64, error)
-}
-
-// recentEntitiesFacts is recentEntityFacts for several entities in one
-// read (the SQLite store): ids[i] are names[i]'s.
-type recentEntitiesFacts interface {
-	RecentFactIDsByEntities(ctx context.Context, namespace string, names []string, limit int) ([][]int64, error)
-}
-
 // hygiene finds facts in f's namespace that f nearly duplicates, and facts
 // about the same entities that say something different (likely
 // contradictions: candidates for supersede). qv is f's embedding or nil.
@@ -58,7 +39,7 @@ func (m *Memory) hygiene(ctx context.Context, f *holomem.Fact, toks []string, en
 			for _, h := range lx.Similar(f.Namespace, strings.Fields(q), hygieneCandidates, hygieneTermDocs) {
 				matches = append(matches, holomem.TextMatch{ID: h.ID, Score: h.Score})
 			}
-		} else if sf, ok := m.store.(similarFacts); ok {
+		} else if sf, ok := holomem.As[holomem.SimilarFactFinder](m.store); ok {
 			matches, err = sf.SimilarFacts(ctx, f.Namespace, strings.Fields(q), hygieneCandidates, hygieneTermDocs)
 		} else {
 			matches, err = m.store.SearchText(ctx, f.Namespace, q, hygieneCandidates, holomem.WithMaxTermDocs(hygieneTermDocs))
@@ -171,10 +152,10 @@ func (m *Memory) recentEntityFacts(ctx context.Context, namespace string, names 
 	if len(names) == 0 {
 		return nil, nil
 	}
-	if rs, ok := m.store.(recentEntitiesFacts); ok {
+	if rs, ok := holomem.As[holomem.RecentEntitiesFacts](m.store); ok {
 		return rs.RecentFactIDsByEntities(ctx, namespace, names, hygieneCandidates)
 	}
-	recent, _ := m.store.(recentEntityFacts)
+	recent, _ := holomem.As[holomem.RecentEntityFacts](m.store)
 	out := make([][]int64, len(names))
 	for i, name := range names {
 		var ids []int64

@@ -33,12 +33,6 @@ func (m *Memory) Import(ctx context.Context, facts []*holomem.Fact) ([]bool, err
 	return m.writeImport(ctx, facts, write)
 }
 
-// factPreparer is a store that splits CreateFacts into the part that
-// needs no database, run at once, and the write it returns (sqlite).
-type factPreparer interface {
-	PrepareFacts(fs []*holomem.Fact, known []*text.Extraction) (write func(context.Context) ([]bool, error), err error)
-}
-
 // importWrite stores a prepared batch: CreateFacts or a prepared write.
 type importWrite func(ctx context.Context) ([]bool, error)
 
@@ -56,7 +50,7 @@ func (m *Memory) prepareImport(ctx context.Context, facts []*holomem.Fact) (impo
 		}
 	}
 	known := m.encodeAll(ctx, facts)
-	if p, ok := m.store.(factPreparer); ok {
+	if p, ok := holomem.As[holomem.FactPreparer[*text.Extraction]](m.store); ok {
 		w, err := p.PrepareFacts(facts, known)
 		if err != nil {
 			return nil, err

@@ -30,7 +30,7 @@ type lexicalQuery struct {
 // the store cannot report them; the fts channel then keeps the store's own
 // normalised BM25.
 func (m *Memory) newLexicalQuery(ctx context.Context, q string, lx *lexindex.Index) (*lexicalQuery, error) {
-	ts, ok := m.store.(holomem.TermStatser)
+	ts, ok := holomem.As[holomem.TermStatser](m.store)
 	if !ok && lx == nil {
 		return nil, nil
 	}

@@ -14,26 +14,20 @@ const changeSettle = 50 * time.Millisecond
 // canaryEvery is the sample of the canary Maintain runs after each refresh.
 const canaryEvery = 50
 
-// ChangeNotifier is a store that reports writes made by other processes
-// (postgres.Store: LISTEN/NOTIFY). Maintain syncs soon after each.
-type ChangeNotifier interface {
-	Subscribe(fn func(namespace string)) (cancel func())
-}
-
 // Maintain keeps a long-running process's memory current until ctx is
 // done: every refresh interval (0: never) it applies the facts other
 // processes changed ([Memory.SyncChanges]: by the store's change feed, a
 // full reload only without one), so facts written elsewhere appear,
 // and runs the recall canary on every namespace searched through HNSW (a
 // namespace whose recall dropped falls back to exact search, and the
-// memory's logger says so). When the store is a [ChangeNotifier] it also
+// memory's logger says so). When the store is a [holomem.ChangeNotifier] it also
 // syncs shortly after another process writes. Failures are logged, not
 // returned: serving goes on with the index it has. The caller runs it in
 // a goroutine it waits for.
 func (m *Memory) Maintain(ctx context.Context, refresh time.Duration) {
 	m.primeSync(ctx)
 	changed := make(chan struct{}, 1)
-	if n, ok := m.store.(ChangeNotifier); ok {
+	if n, ok := holomem.As[holomem.ChangeNotifier](m.store); ok {
 		// The signal is coalesced, so a burst of writes costs one sync.
 		unsubscribe := n.Subscribe(func(string) {
 			select {

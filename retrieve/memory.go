@@ -194,11 +194,11 @@ func New(store holomem.Store, opts Options) (*Memory, error) {
 			CanaryMin: opts.CanaryMin, GraphM: opts.GraphM, Now: opts.Now,
 		}, m.log)
 	}
-	if feed, ok := store.(holomem.ChangeFeeder); ok && opts.LiveIndex {
+	if feed, ok := holomem.As[holomem.ChangeFeeder](store); ok && opts.LiveIndex {
 		m.live = &live{feed: feed, store: store, log: m.log, withHRR: !opts.DisableHRR}
 		m.live.ownFeed, _ = feed.(holomem.OwnChangeFeeder)
 	}
-	m.sync.feed, _ = store.(holomem.ChangeFeeder)
+	m.sync.feed, _ = holomem.As[holomem.ChangeFeeder](store)
 	if opts.RetrievalFlush > 0 {
 		m.startFlusher()
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/errs"
 )
 
 // pieceType is SentencePiece's ModelProto.SentencePiece.Type.
@@ -396,9 +396,9 @@ func (m *modelProto) parseNormalizerSpec(s string) error {
 }
 
 // errTruncated reports input that ends inside a field.
-var errTruncated = fmt.Errorf("spm: model data truncated: %w", holomem.ErrInvalid)
+var errTruncated = fmt.Errorf("spm: model data truncated: %w", errs.Invalid)
 
-// corruptf returns an error wrapping holomem.ErrInvalid for a malformed model.
+// corruptf returns an error wrapping errs.Invalid for a malformed model.
 func corruptf(format string, args ...any) error {
-	return fmt.Errorf("spm: corrupt model: %s: %w", fmt.Sprintf(format, args...), holomem.ErrInvalid)
+	return fmt.Errorf("spm: corrupt model: %s: %w", fmt.Sprintf(format, args...), errs.Invalid)
 }

@@ -15,8 +15,12 @@
 // normalisation, Russian and English inflection, ё folding, namespaces and
 // FTS operator characters as plain data), entities and aliases (with '%' and
 // '_' as literal characters), embeddings per model, HRR scans, edges, stats
-// with edge activity, meta values, concurrent use and, for stores that
-// have one, the change feed (holomem.ChangeFeeder).
+// with edge activity, meta values and concurrent use.
+//
+// Then one subtest per optional capability of holomem.Capabilities
+// ("Capability/NAME/..."): each runs against every backend that has the
+// capability and is skipped, saying so, on one that lacks it. A capability
+// added to store.go without a test here fails the suite.
 //
 // # Caveats
 //

@@ -191,7 +191,7 @@ func testEntitiesRussianCases(t *testing.T, s holomem.Store) {
 // testEntitiesRelink: deriving the entities of an up-to-date store again
 // (holomem backfill) changes nothing.
 func testEntitiesRelink(t *testing.T, s holomem.Store) {
-	rl, ok := s.(holomem.EntityRelinker)
+	rl, ok := holomem.As[holomem.EntityRelinker](s)
 	if !ok {
 		t.Skip("store has no RelinkEntities")
 	}
@@ -233,7 +233,7 @@ func testEntitiesRelink(t *testing.T, s holomem.Store) {
 // testTermStats: the statistics recall's BM25 reads count facts and, per
 // term (a token or a stem), the facts holding it, in every namespace.
 func testTermStats(t *testing.T, s holomem.Store) {
-	ts, ok := s.(holomem.TermStatser)
+	ts, ok := holomem.As[holomem.TermStatser](s)
 	if !ok {
 		t.Skip("store has no TermStats")
 	}
@@ -254,7 +254,7 @@ func testTermStats(t *testing.T, s holomem.Store) {
 }
 
 func testFactIDsWithWords(t *testing.T, s holomem.Store) {
-	wf, ok := s.(holomem.WordFinder)
+	wf, ok := holomem.As[holomem.WordFinder](s)
 	if !ok {
 		t.Skip("store has no FactIDsWithWords")
 	}

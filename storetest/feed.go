@@ -11,7 +11,7 @@ import (
 // feeder returns s as a ChangeFeeder and its cursor of now, or skips t.
 func feeder(t *testing.T, s holomem.Store) (holomem.ChangeFeeder, int64) {
 	t.Helper()
-	cf, ok := s.(holomem.ChangeFeeder)
+	cf, ok := holomem.As[holomem.ChangeFeeder](s)
 	if !ok {
 		t.Skip("store has no change feed")
 	}

@@ -7,8 +7,11 @@ import (
 	"github.com/holomem/holomem"
 )
 
-// Run runs the whole conformance suite. open must return a new, empty
-// store for each call; Run closes it when the subtest ends.
+// Run runs the whole conformance suite: the required parts of
+// [holomem.Store], then one subtest per optional capability of
+// [holomem.Capabilities] ("Capability/NAME/..."), skipped with a message
+// when the store lacks it. open must return a new, empty store for each
+// call; Run closes it when the subtest ends.
 func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 	tests := []struct {
 		name string
@@ -49,9 +52,6 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"Entities/List", testEntitiesList},
 		{"Entities/RecurringTerms", testEntitiesRecurringTerms},
 		{"Entities/RussianCases", testEntitiesRussianCases},
-		{"Entities/RelinkIdempotent", testEntitiesRelink},
-		{"Search/TermStats", testTermStats},
-		{"Search/FactIDsWithWords", testFactIDsWithWords},
 		{"Embeddings", testEmbeddings},
 		{"Embeddings/Errors", testEmbeddingsErrors},
 		{"ScanHRR", testScanHRR},
@@ -64,10 +64,6 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"Meta", testMeta},
 		{"Injections", testInjections},
 		{"Concurrent", testConcurrent},
-		{"Feed/Writes", testFeedWrites},
-		{"Feed/Cursor", testFeedCursor},
-		{"Feed/TooMany", testFeedTooMany},
-		{"Feed/OwnChange", testFeedOwnChange},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,6 +72,7 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 			tt.fn(t, s)
 		})
 	}
+	runCapabilities(t, open)
 }
 
 // create stores a fact and fails the test on error.

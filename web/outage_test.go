@@ -1,12 +1,9 @@
 package web_test
 
 import (
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"sync"
 	"testing"
 
 	"github.com/holomem/holomem/internal/pgtest"
@@ -14,66 +11,6 @@ import (
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/web"
 )
-
-// proxy forwards TCP connections to a PostgreSQL server until cut, which
-// closes the listener and every open connection: to the store that is the
-// server going away, as a restart or a network partition looks.
-type proxy struct {
-	t      *testing.T
-	target string
-	mu     sync.Mutex
-	ln     net.Listener
-	conns  []net.Conn
-}
-
-func startProxy(t *testing.T, target, addr string) *proxy {
-	p := &proxy{t: t, target: target}
-	p.listen(addr)
-	t.Cleanup(p.cut)
-	return p
-}
-
-func (p *proxy) listen(addr string) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	p.mu.Lock()
-	p.ln = ln
-	p.mu.Unlock()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", p.target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, s)
-			p.mu.Unlock()
-			go func() { _, _ = io.Copy(s, c); s.Close() }()
-			go func() { _, _ = io.Copy(c, s); c.Close() }()
-		}
-	}()
-}
-
-func (p *proxy) addr() string { return p.ln.Addr().String() }
-
-func (p *proxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ln != nil {
-		p.ln.Close()
-	}
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
 
 // TestServer_DatabaseOutage: with PostgreSQL unreachable, /healthz says so
 // (503, not 200 "ok") and requests answer 503 with Retry-After and code
@@ -85,8 +22,8 @@ func TestServer_DatabaseOutage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	px := startProxy(t, u.Host, "127.0.0.1:0")
-	listenAt := px.addr()
+	px := pgtest.StartProxy(t, u.Host, "127.0.0.1:0")
+	listenAt := px.Addr()
 	u.Host = listenAt
 	st, err := postgres.Open(t.Context(), u.String())
 	if err != nil {
@@ -105,7 +42,7 @@ func TestServer_DatabaseOutage(t *testing.T) {
 	if r := e.do("GET", "/healthz", nil); r.status != http.StatusOK {
 		t.Fatalf("/healthz before the outage = %d %s", r.status, r.body)
 	}
-	px.cut()
+	px.Cut()
 	r := e.do("GET", "/healthz", nil)
 	if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" {
 		t.Errorf("/healthz in the outage = %d (Retry-After %q) %s, want 503 with Retry-After", r.status, r.header.Get("Retry-After"), r.body)
@@ -122,7 +59,7 @@ func TestServer_DatabaseOutage(t *testing.T) {
 		}
 		fails(t, r, http.StatusServiceUnavailable, "unavailable")
 	}
-	px.listen(listenAt)
+	px.Listen(listenAt)
 	if r := e.do("GET", "/healthz", nil); r.status != http.StatusOK {
 		t.Errorf("/healthz after the outage = %d %s", r.status, r.body)
 	}

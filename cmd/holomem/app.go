@@ -18,8 +18,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/backend"
 	"github.com/holomem/holomem/embed"
-	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/retrieve"
 )
 
@@ -271,7 +271,7 @@ func (e *errNoDatabase) Is(target error) bool { return target == holomem.ErrNotF
 // may create it (see createDB). PostgreSQL databases are created by their
 // server, not here.
 func (a *app) checkDBExists() error {
-	if a.createDB || postgres.IsAddress(a.dbPath) {
+	if a.createDB || !backend.IsFile(a.dbPath) {
 		return nil
 	}
 	p := sqlitePath(a.dbPath)

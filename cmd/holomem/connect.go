@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/backend"
 	"github.com/holomem/holomem/internal/agentconf"
-	"github.com/holomem/holomem/postgres"
 )
 
 func (a *app) connectCmd() *cobra.Command {
@@ -131,7 +131,7 @@ func (a *app) connectSetup(cmd *cobra.Command, command, project string, user, no
 	// (the agent starts holomem elsewhere, without this shell's flags).
 	if cmd.Flags().Changed("db") {
 		db := a.dbPath
-		if !postgres.IsAddress(db) {
+		if backend.IsFile(db) {
 			if abs, err := filepath.Abs(sqlitePath(db)); err == nil {
 				db = abs
 			}

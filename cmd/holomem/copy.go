@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/holomem/holomem/backend"
 	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/internal/storecopy"
-	"github.com/holomem/holomem/postgres"
 )
 
 func (a *app) copyCmd() *cobra.Command {
@@ -41,7 +41,7 @@ ids, so they are built, not copied); --no-graph skips that (run
 				return usagef("--from and --to name the same database")
 			}
 			ctx := cmd.Context()
-			if p := sqlitePath(from); !postgres.IsAddress(from) {
+			if p := sqlitePath(from); backend.IsFile(from) {
 				if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 					return &errNoDatabase{path: p} // copying from it would create it
 				}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/backup"
 	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/retrieve"
 )
@@ -86,11 +87,9 @@ func (a *app) diagnose(ctx context.Context, m *retrieve.Memory) (*doctorReport, 
 	if d.Hooks != nil {
 		r.Extra["hook_24h"] = d.Hooks
 	}
-	r.Extra["last_backup"] = backupAge(ctx, m.Store())
+	r.Extra["last_backup"] = backup.Age(ctx, m.Store())
 	r.Extra["hook_server"] = a.hookServerStatus(ctx)
-	if w, ok := m.Store().(interface {
-		WALNotice(context.Context) (string, error)
-	}); ok {
+	if w, ok := holomem.As[holomem.WALNoticer](m.Store()); ok {
 		if n, err := w.WALNotice(ctx); err == nil && n != "" {
 			r.Warnings = append(r.Warnings, n+"; compare with the last backup, then `holomem verify --clear-wal-notice`")
 		}

@@ -8,16 +8,16 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/backend"
 	"github.com/holomem/holomem/internal/hooksock"
-	"github.com/holomem/holomem/postgres"
 )
 
 // storeKey names the store of --db for the hook socket (see
 // hooksock.Key): the resolved file path, or the PostgreSQL address without
 // its password.
 func (a *app) storeKey() string {
-	if postgres.IsAddress(a.dbPath) {
-		return hooksock.Key(postgres.Redact(a.dbPath), false)
+	if !backend.IsFile(a.dbPath) {
+		return hooksock.Key(backend.Redact(a.dbPath), false)
 	}
 	return hooksock.Key(sqlitePath(a.dbPath), true)
 }

@@ -86,10 +86,10 @@ a private Unix socket (--hook-socket=false: they recall on their own).`,
 				}
 				log.Info("scoped tokens", "count", len(opts.Grants))
 			}
-			if hc, ok := m.Store().(holomem.HealthChecker); ok {
+			if hc, ok := holomem.As[holomem.HealthChecker](m.Store()); ok {
 				opts.Health = hc.Health
 			}
-			if c, ok := m.Store().(interface{ CheckFile() error }); ok {
+			if c, ok := holomem.As[holomem.FileChecker](m.Store()); ok {
 				go watchFile(ctx, c.CheckFile, log)
 			}
 			a.webUI(&opts, m)

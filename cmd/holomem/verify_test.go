@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/backup"
 	"github.com/holomem/holomem/internal/rowcodec"
 	"github.com/holomem/holomem/sqlite"
 )
@@ -49,7 +50,7 @@ func backupWith(t *testing.T, c *cli, facts ...string) string {
 	for _, f := range facts {
 		c.ok("add", f)
 	}
-	var b backupReport
+	var b backup.Report
 	c.json(&b, "backup", t.TempDir())
 	return b.Path
 }
@@ -97,7 +98,7 @@ func TestCLI_VerifyReportsHotJournalUntouched(t *testing.T) {
 		}
 	}
 	conn.ExecContext(ctx, "ROLLBACK")
-	if hot, _ := hotJournal(killed); !hot {
+	if hot, _ := backup.HotJournal(killed); !hot {
 		t.Fatal("the test did not produce a hot journal")
 	}
 	before := fileSums(t, killed)
@@ -156,7 +157,7 @@ func TestCLI_VerifyOldSchemaUntouched(t *testing.T) {
 	}
 	db.Close()
 	before := fileSums(t, old)
-	var rep verifyReport
+	var rep backup.Verification
 	c.json(&rep, "verify", old)
 	if rep.Schema != 3 || !rep.OK || len(rep.Notes) == 0 || !strings.Contains(rep.Notes[0], "schema 3") || !strings.Contains(rep.Notes[0], "restore") {
 		t.Errorf("verify of a schema-3 file: %+v", rep)

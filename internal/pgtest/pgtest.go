@@ -126,3 +126,22 @@ func exec(tb testing.TB, addr, sql string) {
 		tb.Fatalf("%s: %v", sql, err)
 	}
 }
+
+// StandbyEnvVar names the variable holding the address of a hot standby
+// of the test database's server (scripts/postgres/standby.sh makes one
+// and prints it); tests of read standbys skip without it.
+const StandbyEnvVar = "HOLOMEM_TEST_POSTGRES_STANDBY"
+
+// StandbyHost returns the standby's HOST:PORT, or skips tb.
+func StandbyHost(tb testing.TB) string {
+	tb.Helper()
+	addr := os.Getenv(StandbyEnvVar)
+	if addr == "" {
+		tb.Skip("read-standby tests skipped: run scripts/postgres/standby.sh (as root, on a throwaway machine) and set " + StandbyEnvVar + " to the address it prints")
+	}
+	u, err := url.Parse(addr)
+	if err != nil || u.Host == "" {
+		tb.Fatalf("%s=%q is not a postgres:// address", StandbyEnvVar, addr)
+	}
+	return u.Host
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/backend"
 	"github.com/holomem/holomem/internal/cputime"
 	"github.com/holomem/holomem/internal/synth"
 	"github.com/holomem/holomem/postgres"
@@ -41,7 +42,7 @@ and PREFIX-N-recall.pprof
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := e.Stdout
 			pg := ""
-			if f := cmd.Flags().Lookup("db"); f != nil && postgres.IsAddress(f.Value.String()) {
+			if f := cmd.Flags().Lookup("db"); f != nil && backend.IsRemote(f.Value.String()) {
 				pg = f.Value.String()
 			}
 			fmt.Fprintf(w, "%-9s %-8s %-14s %-14s %-11s %-12s %-12s %-12s %-12s %-14s %-14s %s\n", "backend", "facts", "import/s", "remember/s", "bytes/fact", "recall p50", "recall p99", "probe p50", "reason p50", "import CPU/f", "add CPU/add", "text load")
@@ -199,6 +200,12 @@ func benchStore(ctx context.Context, w io.Writer, n, queries, adds int, pg, prof
 	p50, _ := percentiles(probe)
 	q50, _ := percentiles(reason)
 	fmt.Fprintf(w, "%-9s %-8d %-14.0f %-14.0f %-11.0f %-12s %-12s %-12s %-12s %-14s %-14s %s\n", backend, n, importRate, rememberRate, perFact, ms(r50), ms(r99), ms(p50), ms(q50), us(importCPU), ms(rememberCPU), warmCol)
+	if ps, ok := s.(*postgres.Store); ok {
+		if st := ps.StandbyStats(); st.Standbys > 0 {
+			fmt.Fprintf(w, "  %d standby: %d reads on a standby, %d on the primary (%d waited for replay, %d then read the primary)\n",
+				st.Standbys, st.StandbyReads, st.PrimaryReads, st.Waits, st.Fallbacks)
+		}
+	}
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package main
+package backup
 
 import (
 	"context"
@@ -119,7 +119,7 @@ func TestVerifyCatchesPageFlips(t *testing.T) {
 	}
 	m.Close()
 	s.Close()
-	if rep := verifyFileOpts(ctx, clean, true); !rep.OK {
+	if rep := Verify(ctx, clean, true); !rep.OK {
 		t.Fatalf("the clean file does not verify: %v", rep.Problems)
 	}
 	raw, err := os.ReadFile(clean)
@@ -180,10 +180,10 @@ func TestVerifyCatchesPageFlips(t *testing.T) {
 		}
 		g := got[group[i]]
 		g.changed++
-		if !verifyFileOpts(ctx, flipped, false).OK {
+		if !Verify(ctx, flipped, false).OK {
 			g.caught++
 		}
-		if !verifyFileOpts(ctx, flipped, true).OK {
+		if !Verify(ctx, flipped, true).OK {
 			g.deep++
 		} else {
 			var which []string
