@@ -9,12 +9,25 @@ import (
 	"github.com/holomem/holomem"
 )
 
+// indexGraphSchema is the schema version that made the index's tables
+// (migration 0009).
+const indexGraphSchema = 9
+
+// beforeIndexGraphs reports whether the file is at a schema without the
+// index's tables: an older file opened read-only without migrating (verify
+// checks what it can), where no graph is stored the way this binary reads.
+func (s *Store) beforeIndexGraphs(ctx context.Context) bool {
+	v, err := s.SchemaVersion(ctx)
+	return err == nil && v < indexGraphSchema
+}
+
 // IndexGraph returns the description stored with namespace's HNSW graph.
-// Returns ErrNotFound when the namespace has none.
+// Returns ErrNotFound when the namespace has none (or the file's schema
+// predates the index's tables).
 func (s *Store) IndexGraph(ctx context.Context, namespace string) (string, error) {
 	var v string
 	err := s.rdb.QueryRowContext(ctx, "SELECT description FROM index_graphs WHERE namespace = ?", namespace).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, sql.ErrNoRows) || (err != nil && s.beforeIndexGraphs(ctx)) {
 		return "", fmt.Errorf("index graph of %q: %w", namespace, holomem.ErrNotFound)
 	}
 	if err != nil {
@@ -27,6 +40,9 @@ func (s *Store) IndexGraph(ctx context.Context, namespace string) (string, error
 // (level, from, to).
 func (s *Store) IndexLinks(ctx context.Context, namespace string) ([]holomem.IndexLink, error) {
 	rows, err := s.rdb.QueryContext(ctx, "SELECT level, src, dst FROM index_links WHERE namespace = ? ORDER BY level, src, dst", namespace)
+	if err != nil && s.beforeIndexGraphs(ctx) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("index links of %q: %w", namespace, err)
 	}
