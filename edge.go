@@ -3,8 +3,7 @@ package holomem
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
+	"slices"
 	"time"
 )
 
@@ -14,8 +13,10 @@ type EdgeKind string
 
 // Built-in edge kinds.
 const (
-	// EdgeSimilar links nearest neighbours by embedding; it is the bottom
-	// layer of the HNSW index.
+	// EdgeSimilar links nearest neighbours by embedding. The ones of
+	// origin [OriginHNSW] are also the bottom layer of the vector index's
+	// HNSW graph, whose other layers the index keeps apart
+	// ([IndexGraphStore]).
 	EdgeSimilar EdgeKind = "similar_to"
 	// EdgeCausal links a cause to its effect: an issue to the PR or commit that fixed it.
 	EdgeCausal EdgeKind = "causal"
@@ -24,46 +25,6 @@ const (
 	// EdgeSupersedes links a newer fact (From) to the older fact it replaces (To).
 	EdgeSupersedes EdgeKind = "supersedes"
 )
-
-// HNSWMaxLevel is the highest HNSW layer that gets an edge kind of its own
-// (the hnsw package caps levels at 16).
-const HNSWMaxLevel = 16
-
-// HNSWKind returns the edge kind that stores layer level of the HNSW index.
-// Layer 0 is [EdgeSimilar] (with Origin [OriginHNSW]); layers 1..16 are
-// hnsw_l1 ... hnsw_l16, one kind per layer because the edges table keys on
-// (from, to, kind) and the same pair can be linked on several layers. It
-// returns "" for a level outside 0..16.
-func HNSWKind(level int) EdgeKind {
-	switch {
-	case level == 0:
-		return EdgeSimilar
-	case level < 0 || level > HNSWMaxLevel:
-		return ""
-	}
-	return EdgeKind("hnsw_l" + strconv.Itoa(level))
-}
-
-// IsHNSWKind reports whether k is one of the HNSW upper-layer kinds
-// (hnsw_l1 ... hnsw_l16): index structure, not meaning. [EdgeSimilar] is
-// not one of them, whatever its origin.
-func IsHNSWKind(k EdgeKind) bool {
-	return HNSWLevel(k) > 0
-}
-
-// HNSWLevel returns the layer an HNSW upper-layer kind stores (1..16), or
-// 0 if k is not one.
-func HNSWLevel(k EdgeKind) int {
-	rest, ok := strings.CutPrefix(string(k), "hnsw_l")
-	if !ok || rest == "" || rest[0] == '0' {
-		return 0
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil || n < 1 || n > HNSWMaxLevel {
-		return 0
-	}
-	return n
-}
 
 // Validate reports whether k is a well-formed kind.
 func (k EdgeKind) Validate() error {
@@ -78,9 +39,9 @@ const (
 	OriginUser   = "user"
 	OriginAuto   = "auto"
 	OriginImport = "import"
-	// OriginHNSW marks the edges written by the HNSW graph build: its
-	// similar_to bottom layer and its hnsw_l* upper layers. They are index
-	// structure, rebuilt by `holomem graph build`, never exported.
+	// OriginHNSW marks the similar_to edges written by the HNSW graph
+	// build: the graph's bottom layer, rebuilt by `holomem graph build`,
+	// never exported (see [ShowEdge]).
 	OriginHNSW = "hnsw"
 )
 
@@ -112,20 +73,40 @@ func (e *Edge) Validate() error {
 	return validateLabel("origin", e.Origin)
 }
 
-// IndexOwned reports whether the vector index owns the edge: its hnsw_l*
-// upper layers and everything of origin "hnsw" (its similar_to bottom
-// layer). Such edges are index structure: `graph build` rebuilds them, so
-// export leaves them out and no person or agent may write them.
+// IndexOwned reports whether the vector index wrote the edge (origin
+// "hnsw": its graph's similar_to bottom layer). `graph build` replaces such
+// edges, so no person or agent may write them, and a door shows them only
+// when asked ([ShowEdge]).
 func (e *Edge) IndexOwned() bool {
-	return IsHNSWKind(e.Kind) || e.Origin == OriginHNSW
+	return e.Origin == OriginHNSW
+}
+
+// ShowEdge is the one rule every door that lists edges follows (the CLI's
+// `edges`, the web API and fact page, MCP's get, export): whether e is
+// shown to a caller who asked for kinds (none: every kind).
+//
+// Every edge a person, a tool or an import made is shown. The similar_to
+// edges the vector index made ([Edge.IndexOwned]) are the memory's
+// nearest-neighbour graph: recall walks them, but each fact has dozens,
+// they only say "close by embedding", and the next graph build replaces
+// them. So they are shown only to a caller who names their kind, and
+// export (which asks for no kind) leaves them to `graph build`.
+func ShowEdge(e *Edge, kinds []EdgeKind) bool {
+	return !e.IndexOwned() || slices.Contains(kinds, e.Kind)
+}
+
+// ShownEdges keeps the edges [ShowEdge] shows for kinds, in order. It
+// reuses es.
+func ShownEdges(es []*Edge, kinds []EdgeKind) []*Edge {
+	return slices.DeleteFunc(es, func(e *Edge) bool { return !ShowEdge(e, kinds) })
 }
 
 // ValidateLink reports whether a person or an agent may write the edge by
 // hand (CLI link, HTTP, MCP): [Edge.Validate] plus the rule that the vector
-// index's edges are its own. The hnsw_l* kinds and origin "hnsw" are
-// reserved: a hand-made one would corrupt the index's search, and the next
-// `graph build` would delete it. Every door that writes edges calls this
-// through [Memory.Link]; imports and the graph build do not.
+// index's edges are its own. Origin "hnsw" is reserved: a hand-made one
+// would corrupt the index's search, and the next `graph build` would
+// delete it. Every door that writes edges calls this through
+// [Memory.Link]; imports and the graph build do not.
 func (e *Edge) ValidateLink() error {
 	if err := e.Validate(); err != nil {
 		return err
@@ -137,16 +118,9 @@ func (e *Edge) ValidateLink() error {
 }
 
 // ValidateUnlink reports whether a person or an agent may delete edges of
-// kind k by hand: a well-formed kind that is not one of the vector index's
-// layers (see [Edge.ValidateLink]).
+// kind k by hand: any well-formed kind.
 func ValidateUnlink(k EdgeKind) error {
-	if err := k.Validate(); err != nil {
-		return err
-	}
-	if IsHNSWKind(k) {
-		return fmt.Errorf("%w: kind %q is reserved for the vector index", ErrInvalid, k)
-	}
-	return nil
+	return k.Validate()
 }
 
 // EdgeFilter selects edges for [Store.FindEdges]. Zero fields do not filter.

@@ -30,7 +30,7 @@ type IndexStatus struct {
 	// Delta is the number of vectors not in the graph, scanned exactly.
 	Delta int `json:"delta"`
 	// Unpersisted counts graph edits (incremental inserts, deletes, an
-	// in-memory rebuild) not yet written as edges.
+	// in-memory rebuild) not yet persisted.
 	Unpersisted int `json:"unpersisted"`
 	// Mode is how searches run.
 	Mode IndexMode `json:"mode"`

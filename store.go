@@ -2,6 +2,7 @@ package holomem
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"time"
 )
@@ -10,7 +11,7 @@ import (
 // interfaces below. Implementations are safe for concurrent use and
 // serialise their own writes. Callers ask for the smallest piece they need
 // ([FactStore], [SearchStore], [EntityStore], [VectorStore], [EdgeStore],
-// [MetaStore], [TelemetryStore]) so a second backend, a test double or a
+// [MetaStore], [TelemetryStore], [IndexGraphStore]) so a second backend, a test double or a
 // read-only view only has to provide what is used.
 //
 // Stores derive entities and the full-text index themselves (both are pure
@@ -24,6 +25,7 @@ type Store interface {
 	EdgeStore
 	MetaStore
 	TelemetryStore
+	IndexGraphStore
 
 	// Close releases the store.
 	Close() error
@@ -120,6 +122,60 @@ type EdgeStore interface {
 	// FindEdges returns matching edges ordered by (from, to, kind). Every
 	// EdgeFilter field filters, Origin included.
 	FindEdges(ctx context.Context, filter EdgeFilter) ([]*Edge, error)
+}
+
+// IndexGraphStore is the storage the vector index owns for its HNSW
+// graphs, one per namespace, apart from the edges. A graph's bottom layer
+// is the memory's similar_to edges (origin [OriginHNSW]): recall's graph
+// channel reads them as meaning, so the index is built over edges that
+// exist anyway. Everything else is index structure only: the links of the
+// upper layers, the entry point and the build's bookkeeping. They live
+// here so that no door (edges listing, web, MCP, export, copy) ever sees
+// them as edges, and [Edge] knows nothing of layers.
+//
+// The store keeps the description as given; the index reads it (entry
+// point, model, counts) to decide whether it trusts the stored graph.
+// Deleting a fact deletes the links that touch it, as it does its edges.
+type IndexGraphStore interface {
+	// IndexGraph returns the description stored with namespace's graph.
+	// Returns ErrNotFound when the namespace has no stored graph.
+	IndexGraph(ctx context.Context, namespace string) (string, error)
+	// IndexLinks returns the upper-layer links of namespace's graph,
+	// ordered by (level, from, to).
+	IndexLinks(ctx context.Context, namespace string) ([]IndexLink, error)
+	// SaveIndexGraph replaces namespace's description and upper-layer
+	// links in one transaction: a reader sees the old graph or the new
+	// one. Returns ErrInvalid for a link that is not an upper-layer link
+	// (level outside 1..[IndexMaxLevel], an id <= 0, a self-loop) and
+	// ErrNotFound for a link to an unknown fact.
+	SaveIndexGraph(ctx context.Context, namespace, desc string, links []IndexLink) error
+	// DeleteIndexGraph removes namespace's description and links (none
+	// stored is not an error).
+	DeleteIndexGraph(ctx context.Context, namespace string) error
+}
+
+// IndexMaxLevel is the highest HNSW layer an [IndexLink] may hold (the
+// hnsw package caps levels at 16).
+const IndexMaxLevel = 16
+
+// IndexLink is one directed link of an HNSW upper layer (1..IndexMaxLevel)
+// between two facts, as [IndexGraphStore] keeps it.
+type IndexLink struct {
+	Level    int
+	From, To int64
+}
+
+// Validate reports whether l can be stored as an upper-layer link.
+func (l IndexLink) Validate() error {
+	switch {
+	case l.Level < 1 || l.Level > IndexMaxLevel:
+		return fmt.Errorf("%w: index link level %d outside 1..%d", ErrInvalid, l.Level, IndexMaxLevel)
+	case l.From <= 0 || l.To <= 0:
+		return fmt.Errorf("%w: index link needs two fact ids, got %d -> %d", ErrInvalid, l.From, l.To)
+	case l.From == l.To:
+		return fmt.Errorf("%w: index link from fact %d to itself", ErrInvalid, l.From)
+	}
+	return nil
 }
 
 // MetaStore describes the store and keeps small named values.
@@ -564,12 +620,14 @@ type FactPreparer[K any] interface {
 }
 
 // IndexStore is the part of a [Store] the vector index (package index)
-// reads and writes: the vectors, the graph's edges and the meta values
-// that describe the persisted graph and the canary.
+// reads and writes: the vectors, the graph's bottom layer (similar_to
+// edges), the storage it owns for the rest of the graph, and the meta
+// values that keep the canary's results.
 type IndexStore interface {
 	VectorStore
 	EdgeStore
 	MetaStore
+	IndexGraphStore
 }
 
 // ImportStore is the part of a [Store] an import run (package importer)

@@ -16,7 +16,7 @@ import (
 // service interfaces beside them.
 var requiredParts = []string{
 	"Store", "FactStore", "SearchStore", "EntityStore", "VectorStore", "EdgeStore",
-	"MetaStore", "TelemetryStore", "IndexStore", "ImportStore",
+	"MetaStore", "TelemetryStore", "IndexGraphStore", "IndexStore", "ImportStore",
 	"Embedder", "Memory", "ImportBatches", "Unwrapper",
 }
 

@@ -17,8 +17,7 @@ type Edge struct {
 
 // DefaultKindWeights returns the kind weights holomem uses for PageRank:
 // causal 1.0, similar_to 0.5, temporal 0.3, supersedes 0.2. Kinds it does
-// not list (hnsw_upper, whose weight is a layer number, and user kinds)
-// weigh 0 and PageRank ignores them. The names repeat holomem's built-in
+// not list (user kinds) weigh 0 and PageRank ignores them. The names repeat holomem's built-in
 // edge kinds; keep them in step.
 func DefaultKindWeights() map[string]float64 {
 	return map[string]float64{

@@ -17,8 +17,9 @@ type ExportReport struct {
 
 // Export writes the facts (superseded ones and vectors included) and the
 // edges of namespace ("" = every namespace) to w as JSONL that [JSONL]
-// reads back losslessly. The vector index's edges are left out: they are
-// index structure that `graph build` rebuilds ([holomem.Edge.IndexOwned]).
+// reads back losslessly. It shows edges by the rule every door follows
+// ([holomem.ShowEdge], asking for no kind): the vector index's similar_to
+// edges are left out, `graph build` rebuilds them.
 // Export stops when ctx is done.
 func Export(ctx context.Context, store holomem.ImportStore, w io.Writer, namespace string) (*ExportReport, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
@@ -49,7 +50,7 @@ func Export(ctx context.Context, store holomem.ImportStore, w io.Writer, namespa
 		return rep, fmt.Errorf("export edges: %w", err)
 	}
 	for _, e := range edges {
-		if e.IndexOwned() {
+		if !holomem.ShowEdge(e, nil) {
 			continue
 		}
 		if err := jw.WriteEdge(e); err != nil {

@@ -1,8 +1,8 @@
 // Package index is the vector index a holomem process holds over one
 // embedding model's vectors: per namespace a contiguous matrix (int8
 // pre-selection with float rescoring from 20k vectors) and, once built, an
-// HNSW graph (package hnsw) whose layers are persisted as edges of the
-// store. It keeps recall honest with a canary and says how every search ran
+// HNSW graph (package hnsw) whose bottom layer is persisted as similar_to
+// edges of the store and whose other layers in storage the index owns. It keeps recall honest with a canary and says how every search ran
 // ([Mode]). Package retrieve asks it for nearest neighbours and keeps it in
 // step with writes; recall and scoring stay in retrieve.
 //
@@ -21,12 +21,15 @@
 // [Index.Refresh] reloads from the store (writes of other processes); writes
 // made meanwhile are journalled and replayed onto the fresh copy.
 //
-// # Persistence as edges
+// # Persistence
 //
 // [Index.Build] builds every namespace's graph and stores its bottom layer
-// as similar_to edges with origin "hnsw" and layer L as hnsw_lL edges, with
-// a meta value "hnsw:<namespace>" written last, so an interrupted build
-// leaves nothing a load would trust. A persisted graph that fails validation
+// as similar_to edges with origin "hnsw": the memory's neighbour graph,
+// which recall's graph channel walks too, so the index is built over edges
+// that exist anyway. The upper layers, the entry point and the build's
+// counts are index structure only; they go to the index's own storage
+// ([holomem.IndexGraphStore]) in one transaction written last, so an
+// interrupted build leaves nothing a load would trust. A persisted graph that fails validation
 // on load is reported and rebuilt in memory (up to 50,000 vectors) or the
 // namespace falls back to exact search; it is never trusted silently.
 // Incremental edits are written back by [Index.Persist].

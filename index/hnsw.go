@@ -26,10 +26,9 @@ const (
 	phaseGraphPersist = "graph persist"
 )
 
-// graphMetaKey is the meta key describing the persisted graph of ns.
-func graphMetaKey(ns string) string { return "hnsw:" + ns }
-
-// graphMeta is the JSON stored under "hnsw:<namespace>". Nodes and Edges
+// graphMeta is the JSON description stored with a namespace's graph
+// ([holomem.IndexGraphStore.SaveIndexGraph]). Nodes and Edges (every
+// layer's links)
 // let a load tell a complete graph from a damaged one; Shared lists the
 // bottom-layer links stored by a similar_to edge of another origin (the
 // pair already had one, and the build does not overwrite it).
@@ -66,13 +65,14 @@ type NamespaceBuild struct {
 
 // Build builds the HNSW graph of every namespace with at least two
 // vectors of the current model, from scratch (workers = min(2, NumCPU)),
-// and persists it: the namespace's old HNSW edges are deleted, the bottom
-// layer is written as similar_to edges with origin "hnsw" (weight = the
-// cosine, clamped at 0) and layer L as hnsw_lL edges, in transactions of
-// 5,000 edges, and meta "hnsw:<namespace>" describes the graph (model,
-// entry point, M, node and edge counts, time). The meta is cleared first
-// and written last, so an interrupted build leaves no graph that a load
-// would trust; rerunning rebuilds (the build is idempotent). Each new graph
+// and persists it: the namespace's old graph is deleted, the bottom layer
+// is written as similar_to edges with origin "hnsw" (weight = the cosine,
+// clamped at 0) in transactions of 5,000 edges, and then the upper layers'
+// links and the description of the graph (model, entry point, M, node and
+// edge counts, time) go to the index's own storage
+// ([holomem.IndexGraphStore]) in one transaction. The description is
+// deleted first and written last, so an interrupted build leaves no graph
+// that a load would trust; rerunning rebuilds (the build is idempotent). Each new graph
 // replaces the in-memory one and gets a recall canary (sample 50).
 // progress (may be nil) gets phases "graph build" and "graph persist".
 func (s *Index) Build(ctx context.Context, progress holomem.Progress) (*BuildReport, error) {
@@ -205,25 +205,14 @@ func (s *Index) buildCanonical(ctx context.Context, ns string, ids []int64, vecs
 	return g, links, nil
 }
 
-// hnswKinds are the edge kinds of the upper layers.
-func hnswUpperKinds() []holomem.EdgeKind {
-	ks := make([]holomem.EdgeKind, 0, holomem.HNSWMaxLevel)
-	for l := 1; l <= holomem.HNSWMaxLevel; l++ {
-		ks = append(ks, holomem.HNSWKind(l))
-	}
-	return ks
-}
-
-// clearPersisted removes the persisted graph of ns: meta first, so a crash
-// never leaves a meta describing missing edges.
+// clearPersisted removes the persisted graph of ns: its description and
+// upper layers first, so a crash never leaves a description of missing
+// edges, then its similar_to bottom layer.
 func (s *Index) clearPersisted(ctx context.Context, ns string) error {
-	if err := s.store.SetMeta(ctx, graphMetaKey(ns), ""); err != nil {
-		return fmt.Errorf("clear graph meta: %w", err)
+	if err := s.store.DeleteIndexGraph(ctx, ns); err != nil {
+		return fmt.Errorf("clear graph: %w", err)
 	}
 	if _, err := s.store.DeleteEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}, Origin: holomem.OriginHNSW}); err != nil {
-		return fmt.Errorf("delete graph edges: %w", err)
-	}
-	if _, err := s.store.DeleteEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: hnswUpperKinds()}); err != nil {
 		return fmt.Errorf("delete graph edges: %w", err)
 	}
 	return nil
@@ -272,12 +261,19 @@ func (s *Index) persist(ctx context.Context, ns string, g *hnsw.Graph, entry int
 		batch = batch[:0]
 		return nil
 	}
+	var upper []holomem.IndexLink
 	for _, l := range links {
-		kind := holomem.HNSWKind(l.Level)
+		if l.Level > 0 {
+			for _, to := range l.To {
+				upper = append(upper, holomem.IndexLink{Level: l.Level, From: l.From, To: to})
+			}
+			meta.Edges += len(l.To)
+			continue
+		}
 		from, ok := byID[l.From]
 		for _, to := range l.To {
 			meta.Edges++
-			if l.Level == 0 && taken[[2]int64{l.From, to}] {
+			if taken[[2]int64{l.From, to}] {
 				meta.Shared = append(meta.Shared, [2]int64{l.From, to})
 				continue
 			}
@@ -285,7 +281,7 @@ func (s *Index) persist(ctx context.Context, ns string, g *hnsw.Graph, entry int
 			if tv, ok2 := byID[to]; ok && ok2 {
 				w = max(0, float64(vec.Cosine(from, tv)))
 			}
-			batch = append(batch, &holomem.Edge{From: l.From, To: to, Kind: kind, Weight: w, Origin: holomem.OriginHNSW, CreatedAt: now})
+			batch = append(batch, &holomem.Edge{From: l.From, To: to, Kind: holomem.EdgeSimilar, Weight: w, Origin: holomem.OriginHNSW, CreatedAt: now})
 			if len(batch) == edgeBatch {
 				if err := flush(); err != nil {
 					return "", 0, err
@@ -300,8 +296,11 @@ func (s *Index) persist(ctx context.Context, ns string, g *hnsw.Graph, entry int
 	if err != nil {
 		return "", 0, err
 	}
-	if err := s.store.SetMeta(ctx, graphMetaKey(ns), string(b)); err != nil {
-		return "", 0, fmt.Errorf("store graph meta: %w", err)
+	if err := s.store.SaveIndexGraph(ctx, ns, string(b), upper); err != nil {
+		return "", 0, fmt.Errorf("store graph: %w", err)
+	}
+	if progress != nil {
+		progress(phaseGraphPersist+" "+ns, total, total)
 	}
 	return string(b), meta.Edges, nil
 }
@@ -326,10 +325,13 @@ func (s *Index) importPersisted(ctx context.Context, ns string, sp *space, raw s
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errGraphInvalid, err)
 	}
-	kinds := append([]holomem.EdgeKind{holomem.EdgeSimilar}, hnswUpperKinds()...)
-	edges, err := s.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: kinds, Origin: holomem.OriginHNSW})
+	edges, err := s.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}, Origin: holomem.OriginHNSW})
 	if err != nil {
 		return nil, fmt.Errorf("read graph edges: %w", err)
+	}
+	upper, err := s.store.IndexLinks(ctx, ns)
+	if err != nil {
+		return nil, fmt.Errorf("read graph links: %w", err)
 	}
 	type key struct {
 		level int
@@ -341,11 +343,10 @@ func (s *Index) importPersisted(ctx context.Context, ns string, sp *space, raw s
 		lists[k] = append(lists[k], to)
 	}
 	for _, e := range edges {
-		level := 0
-		if e.Kind != holomem.EdgeSimilar {
-			level = holomem.HNSWLevel(e.Kind)
-		}
-		add(level, e.From, e.To)
+		add(0, e.From, e.To)
+	}
+	for _, l := range upper {
+		add(l.Level, l.From, l.To)
 	}
 	if len(meta.Shared) > 0 {
 		others, err := s.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: []holomem.EdgeKind{holomem.EdgeSimilar}})
@@ -458,7 +459,7 @@ func (s *Index) attachPersisted(ctx context.Context, ns string, sp *space, raw s
 
 // Persist writes every in-memory graph that has edits not stored yet
 // (incremental inserts, deletes, an in-memory rebuild after corruption) as
-// its namespace's HNSW edges, the way Build does, and returns how many
+// its namespace's stored graph, the way Build does, and returns how many
 // namespaces it wrote. Only namespaces with at least minChanges edits are
 // written ([PersistAtCloseMin] when a process closes, 1 to write all). A namespace in fallback is skipped: its graph is not
 // trusted, `holomem graph build` replaces it.
@@ -516,6 +517,43 @@ func (s *Index) Persist(ctx context.Context, minChanges int) (int, error) {
 	return n, nil
 }
 
+// GraphModel is the embedding model and dimension a stored graph was
+// built for.
+type GraphModel struct {
+	Model string `json:"model"`
+	Dim   int    `json:"dim"`
+}
+
+// StoredGraphModels returns the models of the graphs store holds (one
+// entry per model, sorted), read from their descriptions: what a copy of
+// the store must build again on the destination, whose ids differ.
+// Descriptions that do not decode are skipped ([VerifyGraphs] reports
+// them).
+func StoredGraphModels(ctx context.Context, store holomem.IndexStore) ([]GraphModel, error) {
+	st, err := store.Stats(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("stored graphs: %w", err)
+	}
+	seen := map[GraphModel]bool{}
+	for _, ns := range slices.Sorted(maps.Keys(st.Namespaces)) {
+		raw, err := store.IndexGraph(ctx, ns)
+		if errors.Is(err, holomem.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("stored graph of %q: %w", ns, err)
+		}
+		var meta graphMeta
+		if json.Unmarshal([]byte(raw), &meta) != nil || meta.Model == "" || meta.Dim <= 0 {
+			continue
+		}
+		seen[GraphModel{Model: meta.Model, Dim: meta.Dim}] = true
+	}
+	return slices.SortedFunc(maps.Keys(seen), func(a, b GraphModel) int {
+		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Dim, b.Dim))
+	}), nil
+}
+
 // GraphCheck is what [VerifyGraphs] found for one namespace's stored graph.
 type GraphCheck struct {
 	Namespace string `json:"namespace"`
@@ -541,7 +579,7 @@ func VerifyGraphs(ctx context.Context, store holomem.IndexStore) ([]GraphCheck, 
 	}
 	var out []GraphCheck
 	for _, ns := range slices.Sorted(maps.Keys(st.Namespaces)) {
-		raw, err := store.Meta(ctx, graphMetaKey(ns))
+		raw, err := store.IndexGraph(ctx, ns)
 		if errors.Is(err, holomem.ErrNotFound) || (err == nil && raw == "") {
 			continue
 		}

@@ -232,7 +232,7 @@ func (s *Index) refreshLocked(ctx context.Context) error {
 
 // graphMeta returns the stored graph description of ns, "" if none.
 func (s *Index) graphMeta(ctx context.Context, ns string) (string, error) {
-	raw, err := s.store.Meta(ctx, graphMetaKey(ns))
+	raw, err := s.store.IndexGraph(ctx, ns)
 	if errors.Is(err, holomem.ErrNotFound) {
 		return "", nil
 	}

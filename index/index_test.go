@@ -168,7 +168,8 @@ func status(t *testing.T, m *retrieve.Memory) index.Status {
 	return index.Status{}
 }
 
-// hnswEdges returns the stored graph edges as comparable strings.
+// hnswEdges returns the stored graph of the default namespace (its
+// similar_to edges and upper-layer links) as comparable strings.
 func hnswEdges(t *testing.T, s holomem.Store) []string {
 	t.Helper()
 	es, err := s.FindEdges(t.Context(), holomem.EdgeFilter{Origin: holomem.OriginHNSW})
@@ -178,6 +179,13 @@ func hnswEdges(t *testing.T, s holomem.Store) []string {
 	out := make([]string, len(es))
 	for i, e := range es {
 		out[i] = fmt.Sprintf("%d>%d %s %.6f", e.From, e.To, e.Kind, e.Weight)
+	}
+	links, err := s.IndexLinks(t.Context(), holomem.DefaultNamespace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range links {
+		out = append(out, fmt.Sprintf("%d>%d L%d", l.From, l.To, l.Level))
 	}
 	return out
 }
@@ -346,8 +354,26 @@ func TestSemantic_CorruptGraph(t *testing.T) {
 	if _, err := fx.mem.Index().Build(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
+	// setGraph stores desc (and the links plus extra) as the graph of the
+	// default namespace.
+	setGraph := func(t *testing.T, desc string, extra ...holomem.IndexLink) {
+		t.Helper()
+		if desc == "" {
+			var err error
+			if desc, err = fx.store.IndexGraph(ctx, "default"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		links, err := fx.store.IndexLinks(ctx, "default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fx.store.SaveIndexGraph(ctx, "default", desc, append(links, extra...)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	meta := func() map[string]any {
-		raw, err := fx.store.Meta(ctx, "hnsw:default")
+		raw, err := fx.store.IndexGraph(ctx, "default")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -400,9 +426,7 @@ func TestSemantic_CorruptGraph(t *testing.T) {
 					if err := fx.store.DeleteEdge(ctx, e.From, e.To, e.Kind); err != nil {
 						t.Fatal(err)
 					}
-					if _, err := fx.store.CreateEdge(ctx, &holomem.Edge{From: e.From, To: e.To, Kind: holomem.HNSWKind(5), Origin: holomem.OriginHNSW}); err != nil {
-						t.Fatal(err)
-					}
+					setGraph(t, "", holomem.IndexLink{Level: 5, From: e.From, To: e.To})
 					return
 				}
 			}
@@ -415,25 +439,19 @@ func TestSemantic_CorruptGraph(t *testing.T) {
 				m["entry"] = float64(fx.facts[1].ID)
 			}
 			b, _ := json.Marshal(m)
-			if err := fx.store.SetMeta(ctx, "hnsw:default", string(b)); err != nil {
-				t.Fatal(err)
-			}
+			setGraph(t, string(b))
 		}, "entry"},
 		{"OtherModel", func(t *testing.T) {
 			m := meta()
 			m["model"] = "other@1"
 			b, _ := json.Marshal(m)
-			if err := fx.store.SetMeta(ctx, "hnsw:default", string(b)); err != nil {
-				t.Fatal(err)
-			}
+			setGraph(t, string(b))
 		}, "model"},
 		{"OtherDim", func(t *testing.T) {
 			m := meta()
 			m["dim"] = 32
 			b, _ := json.Marshal(m)
-			if err := fx.store.SetMeta(ctx, "hnsw:default", string(b)); err != nil {
-				t.Fatal(err)
-			}
+			setGraph(t, string(b))
 		}, "dimensions"},
 	}
 	for _, tt := range tests {
@@ -611,7 +629,7 @@ func TestSemantic_SharedEdge(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].Origin != holomem.OriginUser || got[0].Weight != 0.123 {
 		t.Errorf("user edge after the build = %+v, %v", got, err)
 	}
-	raw, _ := fx.store.Meta(ctx, "hnsw:default")
+	raw, _ := fx.store.IndexGraph(ctx, "default")
 	if !strings.Contains(raw, fmt.Sprintf(`"shared":[[%d,%d]]`, e.From, e.To)) {
 		t.Errorf("meta = %s, want the shared pair", raw)
 	}

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"slices"
 	"unicode/utf8"
 
 	"github.com/holomem/holomem"
@@ -48,11 +47,8 @@ func (s *Server) get(ctx context.Context, in GetInput) (*GetOutput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("get %d: edges: %w", f.ID, err)
 	}
-	// The vector index's edges are structure, not meaning: they would only
-	// cost the agent context.
-	edges = slices.DeleteFunc(edges, func(e *holomem.Edge) bool {
-		return e.Origin == holomem.OriginHNSW || holomem.IsHNSWKind(e.Kind)
-	})
+	// The rule every door shows edges by; get asks for no kind.
+	edges = holomem.ShownEdges(edges, nil)
 	content := f.Content
 	out := &GetOutput{Fact: factView(f), Entities: f.Entities}
 	if risks := text.InstructionRisks(content); len(risks) > 0 {

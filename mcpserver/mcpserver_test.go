@@ -559,7 +559,6 @@ func TestServer_ToolErrors(t *testing.T) {
 		{"SelfLoop", "link", map[string]any{"from": other.ID, "to": other.ID, "kind": "causal"}, "invalid_argument:"},
 		{"BadKind", "link", map[string]any{"from": other.ID, "to": f.ID, "kind": "Bad Kind"}, "invalid_argument:"},
 		{"LinkAcrossNamespaces", "link", map[string]any{"from": other.ID, "to": f.ID, "kind": "causal"}, "not_found:"},
-		{"IndexKind", "link", map[string]any{"from": other.ID, "to": f.ID, "kind": "hnsw_l2"}, "invalid_argument:"},
 		{"NegativeWeight", "link", map[string]any{"from": other.ID, "to": f.ID, "kind": "causal", "weight": -1}, "invalid_argument:"},
 		{"SupersedeUnknown", "supersede", map[string]any{"old": other.ID, "new": 999999}, "not_found:"},
 		{"SupersedeItself", "supersede", map[string]any{"old": other.ID, "new": other.ID}, "invalid_argument:"},

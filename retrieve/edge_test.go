@@ -32,7 +32,7 @@ func TestMemory_Link(t *testing.T) {
 		e    holomem.Edge
 		want error
 	}{
-		{"ErrInvalidUpperLayerKind", "", holomem.Edge{From: a.ID, To: b.ID, Kind: "hnsw_l3", Weight: 1}, holomem.ErrInvalid},
+		{"ErrInvalidKind", "", holomem.Edge{From: a.ID, To: b.ID, Kind: "Not A Kind", Weight: 1}, holomem.ErrInvalid},
 		{"ErrInvalidIndexOrigin", "", holomem.Edge{From: a.ID, To: b.ID, Kind: holomem.EdgeSimilar, Weight: 1, Origin: holomem.OriginHNSW}, holomem.ErrInvalid},
 		{"ErrInvalidSelfLoop", "", holomem.Edge{From: a.ID, To: a.ID, Kind: holomem.EdgeCausal, Weight: 1}, holomem.ErrInvalid},
 		{"ErrNotFoundOtherNamespace", holomem.DefaultNamespace, holomem.Edge{From: a.ID, To: other.ID, Kind: holomem.EdgeCausal, Weight: 1}, holomem.ErrNotFound},
@@ -48,8 +48,8 @@ func TestMemory_Link(t *testing.T) {
 	if es, err := s.FindEdges(ctx, holomem.EdgeFilter{FactID: a.ID}); err != nil || len(es) != 0 {
 		t.Errorf("refused links left edges %v (%v)", es, err)
 	}
-	if err := m.Unlink(ctx, "", a.ID, b.ID, "hnsw_l1"); !errors.Is(err, holomem.ErrInvalid) {
-		t.Errorf("Unlink(hnsw_l1) = %v, want ErrInvalid", err)
+	if err := m.Unlink(ctx, "", a.ID, b.ID, "Not A Kind"); !errors.Is(err, holomem.ErrInvalid) {
+		t.Errorf("Unlink(bad kind) = %v, want ErrInvalid", err)
 	}
 	if err := m.Unlink(ctx, holomem.DefaultNamespace, a.ID, other.ID, holomem.EdgeCausal); !errors.Is(err, holomem.ErrNotFound) {
 		t.Errorf("Unlink across namespaces = %v, want ErrNotFound", err)

@@ -64,7 +64,7 @@ func (m *Memory) loadNeighbourhood(ctx context.Context, seeds []int64, hops int,
 			}
 			for _, e := range edges {
 				k := key{e.From, e.To, e.Kind}
-				if holomem.IsHNSWKind(e.Kind) || have[k] {
+				if have[k] {
 					continue
 				}
 				have[k] = true

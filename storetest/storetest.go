@@ -58,6 +58,7 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"Edges/Create", testEdgesCreate},
 		{"Edges/Errors", testEdgesErrors},
 		{"Edges/FindAndDelete", testEdgesFindAndDelete},
+		{"IndexGraph", testIndexGraph},
 		{"Stats", testStats},
 		{"Stats/EdgeActivity", testStatsEdgeActivity},
 		{"Meta", testMeta},

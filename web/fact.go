@@ -3,7 +3,6 @@ package web
 import (
 	"fmt"
 	"net/http"
-	"slices"
 
 	"github.com/holomem/holomem"
 )
@@ -288,10 +287,9 @@ func (s *Server) handleFactEdges(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("edges of %d: %w", id, err)
 	}
-	if k == "" {
-		// The HNSW layers are index structure; ask for them by ?kind=.
-		edges = slices.DeleteFunc(edges, func(e *holomem.Edge) bool { return holomem.IsHNSWKind(e.Kind) })
-	}
+	// The rule every door shows edges by: the index's similar_to edges
+	// only for ?kind=similar_to.
+	edges = holomem.ShownEdges(edges, filter.Kinds)
 	if edges == nil {
 		edges = []*holomem.Edge{}
 	}

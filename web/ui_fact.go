@@ -112,7 +112,7 @@ func (s *Server) factData(ctx context.Context, id int64) (*factData, error) {
 	if err != nil {
 		return nil, fmt.Errorf("edges of %d: %w", id, err)
 	}
-	edges = slices.DeleteFunc(edges, func(e *holomem.Edge) bool { return holomem.IsHNSWKind(e.Kind) })
+	edges = holomem.ShownEdges(edges, nil) // the rule every door shows edges by
 	if len(edges) > factPageEdges {
 		d.More = len(edges) - factPageEdges
 		edges = edges[:factPageEdges]

@@ -97,7 +97,7 @@ func FuzzUI_Forms(f *testing.F) {
 	f.Add(uint8(3), "1", "old=1")
 	f.Add(uint8(4), "1", "to=2&kind=causal")
 	f.Add(uint8(4), "1", "to=99999999999999999999&kind=causal")
-	f.Add(uint8(4), "2", "to=1&kind=hnsw_l0")
+	f.Add(uint8(4), "2", "to=1&kind=similar_to")
 	f.Add(uint8(5), "", "content=Bob+uses+vim&action=save&namespace=team")
 	f.Add(uint8(5), "", "content=%ff%fe&action=check")
 	f.Add(uint8(5), "", "content=x&namespace="+strings.Repeat("n", 200))

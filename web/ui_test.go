@@ -241,7 +241,7 @@ func TestUI_EditSupersedeLinkForget(t *testing.T) {
 		{fmt.Sprintf("/facts/%d/edit", a), url.Values{"content": {"The API listened on port 8080"}, "category": {"project"}, "tags": {"api, Ports"}}, 303, fmt.Sprintf("/facts/%d?done=saved", a)},
 		{fmt.Sprintf("/facts/%d/edit", a), url.Values{"content": {""}}, 400, ""},
 		{fmt.Sprintf("/facts/%d/link", n), url.Values{"to": {fmt.Sprint(a)}, "kind": {"temporal"}}, 303, fmt.Sprintf("/facts/%d?done=linked", n)},
-		{fmt.Sprintf("/facts/%d/link", n), url.Values{"to": {fmt.Sprint(a)}, "kind": {"hnsw_l1"}}, 400, ""},
+		{fmt.Sprintf("/facts/%d/link", n), url.Values{"to": {fmt.Sprint(a)}, "kind": {"Not A Kind"}}, 400, ""},
 		{fmt.Sprintf("/facts/%d/link", n), url.Values{"to": {"abc"}, "kind": {"causal"}}, 400, ""},
 		{fmt.Sprintf("/facts/%d/supersede", n), url.Values{"old": {fmt.Sprintf("#%d", a)}}, 303, fmt.Sprintf("/facts/%d?done=superseded", n)},
 		{fmt.Sprintf("/facts/%d/forget", n), url.Values{}, 303, fmt.Sprintf("/facts/%d", n)},

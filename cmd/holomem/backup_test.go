@@ -132,7 +132,7 @@ func TestCLI_VerifyDecodesHNSWGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := s.Meta(ctx, "hnsw:default")
+	raw, err := s.IndexGraph(ctx, "default")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,11 @@ func TestCLI_VerifyDecodesHNSWGraph(t *testing.T) {
 	}
 	meta["nodes"] = meta["nodes"].(float64) + 7
 	b, _ := json.Marshal(meta)
-	if err := s.SetMeta(ctx, "hnsw:default", string(b)); err != nil {
+	links, err := s.IndexLinks(ctx, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveIndexGraph(ctx, "default", string(b), links); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

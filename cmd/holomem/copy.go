@@ -11,13 +11,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/holomem/holomem/backend"
+	"github.com/holomem/holomem/index"
 	"github.com/holomem/holomem/internal/storecopy"
 )
 
 func (a *app) copyCmd() *cobra.Command {
 	var from, to string
 	var batch int
-	var noVerify bool
+	var noVerify, noGraph bool
 	cmd := &cobra.Command{
 		Use:   "copy --from SRC --to DST",
 		Short: "Copy a whole memory between databases (SQLite <-> PostgreSQL), resumable and verified",
@@ -27,7 +28,10 @@ facts, printing progress. SRC and DST are SQLite files ("sqlite:PATH" or a
 path) or postgres:// addresses. Interrupted? Run it again: facts the
 destination already holds are recognised, not duplicated. At the end both
 sides are counted and checksummed without ids (see internal/storecopy), and
-a difference is an error. Run ` + "`holomem graph build`" + ` on the destination after.`,
+a difference is an error. Then the vector index's graphs are built on the
+destination for the models the source had graphs of (they hold the source's
+ids, so they are built, not copied); --no-graph skips that (run
+` + "`holomem graph build`" + ` later).`,
 		GroupID: "admin", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if from == "" || to == "" {
@@ -62,9 +66,10 @@ a difference is an error. Run ` + "`holomem graph build`" + ` on the destination
 			}
 			out := struct {
 				*storecopy.Report
-				Source      *storecopy.Sum `json:"source,omitempty"`
-				Destination *storecopy.Sum `json:"destination,omitempty"`
-				Verified    bool           `json:"verified"`
+				Source      *storecopy.Sum         `json:"source,omitempty"`
+				Destination *storecopy.Sum         `json:"destination,omitempty"`
+				Verified    bool                   `json:"verified"`
+				Graphs      []index.NamespaceBuild `json:"graphs,omitempty"`
 			}{Report: rep}
 			if !noVerify {
 				if out.Source, err = storecopy.Checksum(ctx, src); err != nil {
@@ -75,21 +80,38 @@ a difference is an error. Run ` + "`holomem graph build`" + ` on the destination
 				}
 				out.Verified = *out.Source == *out.Destination
 			}
+			verifyErr := error(nil)
+			if !noVerify && !out.Verified {
+				verifyErr = fmt.Errorf("copy: verification failed: the destination differs from the source (did it hold other facts before?)")
+			}
+			if !noGraph && verifyErr == nil {
+				bar := a.progress()
+				out.Graphs, err = storecopy.BuildGraphs(ctx, src, dst, bar.Update)
+				bar.Done()
+				if err != nil {
+					return fmt.Errorf("copy: the facts and edges are copied; %w (run `holomem graph build` on the destination)", err)
+				}
+			}
 			err = a.out(out, func(w io.Writer) {
-				fmt.Fprintf(w, "copied %d facts (%d new) and %d edges (%d new); %d HNSW edges left out: run `holomem graph build` on the destination\n",
+				fmt.Fprintf(w, "copied %d facts (%d new) and %d edges (%d new); %d similar_to edges of the vector index left out\n",
 					rep.Facts, rep.Created, rep.Edges, rep.EdgesCreated, rep.SkippedDerived)
 				if out.Source != nil {
 					fmt.Fprintf(w, "source:      %d facts, %d edges, sha256 %s\n", out.Source.Facts, out.Source.Edges, out.Source.SHA256)
 					fmt.Fprintf(w, "destination: %d facts, %d edges, sha256 %s\n", out.Destination.Facts, out.Destination.Edges, out.Destination.SHA256)
 				}
+				for _, g := range out.Graphs {
+					if g.Skipped == "" {
+						fmt.Fprintf(w, "graph of %s rebuilt on the destination: %d vectors, %d links\n", g.Namespace, g.Vectors, g.Edges)
+					}
+				}
+				if noGraph {
+					fmt.Fprintln(w, "graphs not built (--no-graph): run `holomem graph build` on the destination")
+				}
 			})
 			if err != nil {
 				return err
 			}
-			if !noVerify && !out.Verified {
-				return fmt.Errorf("copy: verification failed: the destination differs from the source (did it hold other facts before?)")
-			}
-			return nil
+			return verifyErr
 		},
 	}
 	f := cmd.Flags()
@@ -97,6 +119,7 @@ a difference is an error. Run ` + "`holomem graph build`" + ` on the destination
 	f.StringVar(&to, "to", "", "destination database (created if needed)")
 	f.IntVar(&batch, "batch", 1000, "facts per transaction")
 	f.BoolVar(&noVerify, "no-verify", false, "skip the final count and checksum")
+	f.BoolVar(&noGraph, "no-graph", false, "do not build the vector index's graphs on the destination")
 	return cmd
 }
 

@@ -26,6 +26,9 @@ func (a *app) edgesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The rule every door shows edges by: the index's similar_to
+			// edges only for --kind similar_to.
+			edges = holomem.ShownEdges(edges, flt.Kinds)
 			if edges == nil {
 				edges = []*holomem.Edge{}
 			}
@@ -39,6 +42,6 @@ func (a *app) edgesCmd() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringSliceVar(&kinds, "kind", nil, "only these kinds")
+	cmd.Flags().StringSliceVar(&kinds, "kind", nil, "only these kinds (the similar_to edges of the vector index are shown only when named here)")
 	return cmd
 }

@@ -12,10 +12,10 @@ func (a *app) graphCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "graph", Short: "The HNSW neighbour graph over embeddings", GroupID: "graph"}
 	build := &cobra.Command{
 		Use:   "build",
-		Short: "Build (or rebuild) the HNSW graph of every namespace and store it as edges (after a bulk import)",
+		Short: "Build (or rebuild) the HNSW graph of every namespace and store it (after a bulk import)",
 		Long: `Builds the HNSW index over the current model's vectors, stores its bottom
-layer as similar_to edges (origin "hnsw") and its upper layers as hnsw_lN
-edges, then runs the recall canary. An interrupted build leaves no graph that
+layer as similar_to edges (origin "hnsw": the memory's neighbour graph) and
+its upper layers in the index's own tables, then runs the recall canary. An interrupted build leaves no graph that
 a later load would trust; run it again to rebuild. Needs an embedding model.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

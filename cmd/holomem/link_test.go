@@ -16,10 +16,8 @@ func TestCLI_LinkReservedKinds(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"UpperLayerKind", []string{"link", "--kind", "hnsw_l3", "--origin", "hnsw", "1", "2"}},
-		{"UpperLayerKindUserOrigin", []string{"link", "--kind", "hnsw_l1", "1", "2"}},
 		{"IndexOrigin", []string{"link", "--kind", "similar_to", "--origin", "hnsw", "1", "2"}},
-		{"UnlinkUpperLayerKind", []string{"unlink", "--kind", "hnsw_l2", "1", "2"}},
+		{"IndexOriginOtherKind", []string{"link", "--kind", "causal", "--origin", "hnsw", "1", "2"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, errs, code := c.run("", tt.args...)

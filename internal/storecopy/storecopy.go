@@ -8,9 +8,11 @@
 // lets a caller restore: content, namespace, category, tags, source,
 // external key, trust, counters, timestamps, anchor, embedding with its
 // model, HRR vector. Entities and the full-text index are derived again by
-// the destination. Supersedes edges restore superseded_by. HNSW graph
-// edges are derived data tied to the source's ids and are not copied:
-// `holomem graph build` makes them again.
+// the destination. Supersedes edges restore superseded_by. The vector
+// index's graphs (their similar_to edges and the index's own tables) are
+// derived data tied to the source's ids and are not copied: [BuildGraphs]
+// builds them again on the destination for the models the source had
+// graphs of.
 //
 // A copy is resumable: the destination recognises facts it already holds
 // (same content in the namespace, or the same external key) and maps them
@@ -69,9 +71,11 @@ type Report struct {
 }
 
 // Derived reports whether an edge is derived data that a copy leaves out:
-// the HNSW graph's layers, tied to the source's ids.
+// the similar_to edges the vector index made, its graph's bottom layer,
+// which the index rebuilds over the destination's ids. They are the edges
+// [holomem.ShowEdge] shows no one who does not ask for them.
 func Derived(e *holomem.Edge) bool {
-	return holomem.IsHNSWKind(e.Kind) || (e.Kind == holomem.EdgeSimilar && e.Origin == holomem.OriginHNSW)
+	return !holomem.ShowEdge(e, nil)
 }
 
 // Copy copies every fact and non-derived edge of src into dst.

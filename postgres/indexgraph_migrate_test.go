@@ -1,0 +1,60 @@
+package postgres_test
+
+import (
+	"testing"
+
+	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/postgres"
+)
+
+// TestMigrate_indexGraph: a database of schema 5 kept its HNSW graph's
+// upper layers as hnsw_l1..16 edges and its description as meta
+// "hnsw:<namespace>". Migration 6 moves both into the index's own tables:
+// the index loads the same graph and answers the same, and no such edge
+// or meta value is left. An edge a user named like a layer stays an edge.
+func TestMigrate_indexGraph(t *testing.T) {
+	ctx := t.Context()
+	addr := pgtest.Addr(t)
+	s := mustOpen(t, addr)
+	snap := testutil.BuildGraph(t, s)
+	if _, err := s.CreateEdge(ctx, &holomem.Edge{From: snap.Links[0].From, To: snap.Links[0].To, Kind: "hnsw_l2", Weight: 1, Origin: holomem.OriginUser}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	// Put the graph back the way schema 5 stored it.
+	execSQL(t, addr, `
+		INSERT INTO edges (src, dst, kind, weight, origin, created_at)
+			SELECT src, dst, 'hnsw_l' || level, 0.5, 'hnsw', 1700000000000000000 FROM index_links;
+		INSERT INTO meta (key, value) SELECT 'hnsw:' || namespace, description FROM index_graphs;
+		DROP TABLE index_links;
+		DROP TABLE index_graphs;
+		UPDATE holomem_schema SET version = 5;`)
+
+	s = mustOpen(t, addr)
+	if v, _ := s.SchemaVersion(ctx); v != postgres.LatestSchema {
+		t.Fatalf("schema %d after open, want %d", v, postgres.LatestSchema)
+	}
+	testutil.CheckGraph(t, s, snap)
+	es, err := s.FindEdges(ctx, holomem.EdgeFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := 0
+	for _, e := range es {
+		switch {
+		case e.Kind == "hnsw_l2" && e.Origin == holomem.OriginUser:
+			user++
+		case e.Kind != holomem.EdgeSimilar:
+			t.Fatalf("edge %+v left after the migration", e)
+		}
+	}
+	if user != 1 {
+		t.Errorf("the user's hnsw_l2 edge: %d after the migration, want 1", user)
+	}
+	if v, err := s.Meta(ctx, "hnsw:default"); err == nil {
+		t.Errorf("meta hnsw:default left after the migration: %q", v)
+	}
+}
