@@ -7,14 +7,14 @@ import "github.com/holomem/holomem/errs"
 // doing, so callers use errors.Is, and transports map them to status codes
 // in one place each. See errs for what each means.
 var (
-	ErrNotFound      = errs.NotFound
-	ErrInvalid       = errs.Invalid
-	ErrConflict      = errs.Conflict
-	ErrNoEmbedder    = errs.NoEmbedder
-	ErrSchema        = errs.Schema
-	ErrStorageFull   = errs.StorageFull
-	ErrStoreMoved    = errs.StoreMoved
-	ErrForbidden     = errs.Forbidden
-	ErrUnavailable   = errs.Unavailable
-	ErrChangesPruned = errs.ChangesPruned
+	ErrNotFound      = errs.ErrNotFound
+	ErrInvalid       = errs.ErrInvalid
+	ErrConflict      = errs.ErrConflict
+	ErrNoEmbedder    = errs.ErrNoEmbedder
+	ErrSchema        = errs.ErrSchema
+	ErrStorageFull   = errs.ErrStorageFull
+	ErrStoreMoved    = errs.ErrStoreMoved
+	ErrForbidden     = errs.ErrForbidden
+	ErrUnavailable   = errs.ErrUnavailable
+	ErrChangesPruned = errs.ErrChangesPruned
 )

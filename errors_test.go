@@ -12,10 +12,10 @@ import (
 // names, so each pair must be the same value.
 func TestErrorsAreErrsValues(t *testing.T) {
 	for _, tc := range []struct{ root, leaf error }{
-		{ErrNotFound, errs.NotFound}, {ErrInvalid, errs.Invalid}, {ErrConflict, errs.Conflict},
-		{ErrNoEmbedder, errs.NoEmbedder}, {ErrSchema, errs.Schema}, {ErrStorageFull, errs.StorageFull},
-		{ErrStoreMoved, errs.StoreMoved}, {ErrForbidden, errs.Forbidden}, {ErrUnavailable, errs.Unavailable},
-		{ErrChangesPruned, errs.ChangesPruned},
+		{ErrNotFound, errs.ErrNotFound}, {ErrInvalid, errs.ErrInvalid}, {ErrConflict, errs.ErrConflict},
+		{ErrNoEmbedder, errs.ErrNoEmbedder}, {ErrSchema, errs.ErrSchema}, {ErrStorageFull, errs.ErrStorageFull},
+		{ErrStoreMoved, errs.ErrStoreMoved}, {ErrForbidden, errs.ErrForbidden}, {ErrUnavailable, errs.ErrUnavailable},
+		{ErrChangesPruned, errs.ErrChangesPruned},
 	} {
 		if !errors.Is(fmt.Errorf("spm: %w", tc.leaf), tc.root) {
 			t.Errorf("%v wrapped is not %v", tc.leaf, tc.root)

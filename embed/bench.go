@@ -114,7 +114,7 @@ func benchCases(dir string, cfg Config) ([]BenchCase, error) {
 	}
 	var f benchInputsFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w: %w", filepath.Join(dir, "inputs.json"), errs.Invalid, err)
+		return nil, fmt.Errorf("%s: %w: %w", filepath.Join(dir, "inputs.json"), errs.ErrInvalid, err)
 	}
 	if len(f.Names) == 0 || len(f.Names) != len(f.Batches) {
 		return BenchInputs(cfg), nil

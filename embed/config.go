@@ -104,23 +104,23 @@ func (c Config) maxTokens() int {
 	return max(1, min(n, limit))
 }
 
-// Validate reports a wrapped errs.Invalid when the configuration cannot
+// Validate reports a wrapped errs.ErrInvalid when the configuration cannot
 // describe a model this package runs.
 func (c Config) Validate() error {
 	switch c.ModelType {
 	case "bert", "xlm-roberta", "roberta":
 	default:
-		return fmt.Errorf("%w: unsupported model_type %q (want bert, roberta or xlm-roberta)", errs.Invalid, c.ModelType)
+		return fmt.Errorf("%w: unsupported model_type %q (want bert, roberta or xlm-roberta)", errs.ErrInvalid, c.ModelType)
 	}
 	switch c.HiddenAct {
 	case "gelu", "gelu_new":
 	default:
-		return fmt.Errorf("%w: unsupported hidden_act %q (want gelu or gelu_new)", errs.Invalid, c.HiddenAct)
+		return fmt.Errorf("%w: unsupported hidden_act %q (want gelu or gelu_new)", errs.ErrInvalid, c.HiddenAct)
 	}
 	switch c.Pooling {
 	case PoolingMean, PoolingCLS:
 	default:
-		return fmt.Errorf("%w: unsupported pooling %q (want mean or cls)", errs.Invalid, c.Pooling)
+		return fmt.Errorf("%w: unsupported pooling %q (want mean or cls)", errs.ErrInvalid, c.Pooling)
 	}
 	const maxDim = 1 << 20
 	for _, f := range []struct {
@@ -133,33 +133,33 @@ func (c Config) Validate() error {
 		{"type_vocab_size", c.TypeVocabSize},
 	} {
 		if f.v <= 0 || f.v > maxDim*4 {
-			return fmt.Errorf("%w: %s = %d out of range", errs.Invalid, f.name, f.v)
+			return fmt.Errorf("%w: %s = %d out of range", errs.ErrInvalid, f.name, f.v)
 		}
 	}
 	if c.HiddenSize%c.NumHeads != 0 {
-		return fmt.Errorf("%w: hidden_size %d not divisible by num_attention_heads %d", errs.Invalid, c.HiddenSize, c.NumHeads)
+		return fmt.Errorf("%w: hidden_size %d not divisible by num_attention_heads %d", errs.ErrInvalid, c.HiddenSize, c.NumHeads)
 	}
 	if c.NumLayers > 256 || c.HiddenSize > 16384 || c.IntermediateSize > 65536 {
-		return fmt.Errorf("%w: model too large", errs.Invalid)
+		return fmt.Errorf("%w: model too large", errs.ErrInvalid)
 	}
 	if !(c.LayerNormEps > 0 && c.LayerNormEps < 1) {
-		return fmt.Errorf("%w: layer_norm_eps %g out of range", errs.Invalid, c.LayerNormEps)
+		return fmt.Errorf("%w: layer_norm_eps %g out of range", errs.ErrInvalid, c.LayerNormEps)
 	}
 	if c.PadTokenID < 0 || c.PadTokenID >= c.VocabSize {
-		return fmt.Errorf("%w: pad_token_id %d outside vocabulary", errs.Invalid, c.PadTokenID)
+		return fmt.Errorf("%w: pad_token_id %d outside vocabulary", errs.ErrInvalid, c.PadTokenID)
 	}
 	if c.MaxPositions-c.positionOffset() < 2 {
-		return fmt.Errorf("%w: max_position_embeddings %d too small", errs.Invalid, c.MaxPositions)
+		return fmt.Errorf("%w: max_position_embeddings %d too small", errs.ErrInvalid, c.MaxPositions)
 	}
 	if c.MaxSeqLength < 0 {
-		return fmt.Errorf("%w: max_seq_length %d negative", errs.Invalid, c.MaxSeqLength)
+		return fmt.Errorf("%w: max_seq_length %d negative", errs.ErrInvalid, c.MaxSeqLength)
 	}
 	return nil
 }
 
 // ReadConfig reads dir/config.json and, when present,
 // dir/1_Pooling/config.json and dir/sentence_bert_config.json, and validates
-// the result. Unsupported architectures give a wrapped errs.Invalid.
+// the result. Unsupported architectures give a wrapped errs.ErrInvalid.
 // MaxConfigBytes bounds a model's JSON configuration files, and
 // MaxWeightsBytes its model.safetensors: model files are read only when
 // they are regular files within these sizes (see package safefile).
@@ -191,7 +191,7 @@ func ReadConfig(dir string) (Config, error) {
 			MaxSeqLength int `json:"max_seq_length"`
 		}
 		if err := json.Unmarshal(data, &sb); err != nil {
-			return Config{}, fmt.Errorf("read sentence_bert_config.json: %w: %v", errs.Invalid, err)
+			return Config{}, fmt.Errorf("read sentence_bert_config.json: %w: %v", errs.ErrInvalid, err)
 		}
 		c.MaxSeqLength = sb.MaxSeqLength
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -207,10 +207,10 @@ func ReadConfig(dir string) (Config, error) {
 func parseConfig(data []byte) (Config, error) {
 	var h hfConfig
 	if err := json.Unmarshal(data, &h); err != nil {
-		return Config{}, fmt.Errorf("%w: config.json: %v", errs.Invalid, err)
+		return Config{}, fmt.Errorf("%w: config.json: %v", errs.ErrInvalid, err)
 	}
 	if h.PositionType != "" && h.PositionType != "absolute" {
-		return Config{}, fmt.Errorf("%w: unsupported position_embedding_type %q", errs.Invalid, h.PositionType)
+		return Config{}, fmt.Errorf("%w: unsupported position_embedding_type %q", errs.ErrInvalid, h.PositionType)
 	}
 	c := Config{
 		ModelType:        h.ModelType,
@@ -254,7 +254,7 @@ func parsePooling(data []byte) (Pooling, error) {
 		LastToken    bool `json:"pooling_mode_lasttoken"`
 	}
 	if err := json.Unmarshal(data, &p); err != nil {
-		return "", fmt.Errorf("%w: %v", errs.Invalid, err)
+		return "", fmt.Errorf("%w: %v", errs.ErrInvalid, err)
 	}
 	var modes []string
 	for _, m := range []struct {
@@ -273,5 +273,5 @@ func parsePooling(data []byte) (Pooling, error) {
 	case len(modes) == 1 && modes[0] == "cls":
 		return PoolingCLS, nil
 	}
-	return "", fmt.Errorf("%w: unsupported pooling %s", errs.Invalid, strings.Join(modes, "+"))
+	return "", fmt.Errorf("%w: unsupported pooling %s", errs.ErrInvalid, strings.Join(modes, "+"))
 }

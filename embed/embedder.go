@@ -105,7 +105,7 @@ type Embedder struct {
 
 // Open prepares the model in dir without loading its weights: it reads and
 // validates the configuration and the safetensors header. Errors wrap
-// errs.Invalid for unsupported or corrupt models and fs.ErrNotExist
+// errs.ErrInvalid for unsupported or corrupt models and fs.ErrNotExist
 // for missing files.
 func Open(dir string, opts *Options) (*Embedder, error) {
 	var o Options
@@ -147,7 +147,7 @@ func Open(dir string, opts *Options) (*Embedder, error) {
 			for _, k := range allKernels() {
 				have = append(have, k.name)
 			}
-			return nil, fmt.Errorf("open embedder: %w: kernel set %q is not available on this CPU or build (available: %s)", errs.Invalid, o.Kernels, strings.Join(have, ", "))
+			return nil, fmt.Errorf("open embedder: %w: kernel set %q is not available on this CPU or build (available: %s)", errs.ErrInvalid, o.Kernels, strings.Join(have, ", "))
 		}
 	}
 	e.modelID = o.Name + "@" + o.Revision + "#" + string(cfg.Pooling)
@@ -252,7 +252,7 @@ func (e *Embedder) loadLocked() error {
 	case tokErr != nil:
 		tok, tokErr = nil, fmt.Errorf("load tokenizer: %w", tokErr)
 	case tok.VocabSize() > e.cfg.VocabSize:
-		tok, tokErr = nil, fmt.Errorf("load tokenizer: %w: the tokenizer has %d ids but the model only %d embeddings (tokenizer and weights of different models?)", errs.Invalid, tok.VocabSize(), e.cfg.VocabSize)
+		tok, tokErr = nil, fmt.Errorf("load tokenizer: %w: the tokenizer has %d ids but the model only %d embeddings (tokenizer and weights of different models?)", errs.ErrInvalid, tok.VocabSize(), e.cfg.VocabSize)
 	}
 	e.mu.model, e.mu.tok, e.mu.tokErr = m, tok, tokErr
 	e.loads.Add(1)
@@ -393,7 +393,7 @@ func clipText(s string, n int) string {
 // EmbedTokens embeds sequences of token ids that already include the
 // special tokens, as a tokenizer's EncodeForModel returns them. Sequences
 // longer than MaxTokens are cut (the last special token is lost). Returns
-// a wrapped errs.Invalid for an empty sequence or an id outside the
+// a wrapped errs.ErrInvalid for an empty sequence or an id outside the
 // vocabulary.
 func (e *Embedder) EmbedTokens(ctx context.Context, ids [][]int32) ([][]float32, error) {
 	if len(ids) == 0 {

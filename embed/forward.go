@@ -23,14 +23,14 @@ func (m *model) forward(ctx context.Context, seqs [][]int32) ([][]float32, error
 	offs := make([]int, len(seqs)+1)
 	for i, s := range seqs {
 		if len(s) == 0 {
-			return nil, fmt.Errorf("%w: sequence %d is empty", errs.Invalid, i)
+			return nil, fmt.Errorf("%w: sequence %d is empty", errs.ErrInvalid, i)
 		}
 		if len(s)+cfg.positionOffset() > cfg.MaxPositions {
-			return nil, fmt.Errorf("%w: sequence %d has %d tokens, the model takes at most %d", errs.Invalid, i, len(s), cfg.MaxPositions-cfg.positionOffset())
+			return nil, fmt.Errorf("%w: sequence %d has %d tokens, the model takes at most %d", errs.ErrInvalid, i, len(s), cfg.MaxPositions-cfg.positionOffset())
 		}
 		for _, id := range s {
 			if id < 0 || int(id) >= cfg.VocabSize {
-				return nil, fmt.Errorf("%w: token id %d outside the model's vocabulary of %d", errs.Invalid, id, cfg.VocabSize)
+				return nil, fmt.Errorf("%w: token id %d outside the model's vocabulary of %d", errs.ErrInvalid, id, cfg.VocabSize)
 			}
 		}
 		offs[i+1] = offs[i] + len(s)

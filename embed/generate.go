@@ -43,7 +43,7 @@ func generateModel(dir string, cfg Config, seed uint64, dtype string) error {
 		return fmt.Errorf("generate model: %w", err)
 	}
 	if elemSize(dtype) == 0 {
-		return fmt.Errorf("generate model: %w: dtype %q", errs.Invalid, dtype)
+		return fmt.Errorf("generate model: %w: dtype %q", errs.ErrInvalid, dtype)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("generate model: %w", err)

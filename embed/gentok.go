@@ -18,7 +18,7 @@ import (
 // model's) caps the number of pieces and must be at least 4.
 func GenerateTokenizer(dir string, vocabSize int) error {
 	if vocabSize < 4 {
-		return fmt.Errorf("generate tokenizer: %w: vocabulary of %d ids has no room for the 4 special tokens", errs.Invalid, vocabSize)
+		return fmt.Errorf("generate tokenizer: %w: vocabulary of %d ids has no room for the 4 special tokens", errs.ErrInvalid, vocabSize)
 	}
 	type piece [2]any
 	vocab := []piece{{"<s>", 0.0}, {"<pad>", 0.0}, {"</s>", 0.0}, {"<unk>", 0.0}}

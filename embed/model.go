@@ -101,7 +101,7 @@ func loadModel(dir string, cfg Config, k *kernels, threads int) (_ *model, err e
 	get := func(name string, shape ...int) ([]float32, error) {
 		ti, ok := ts[name]
 		if !ok {
-			return nil, fmt.Errorf("%w: tensor %s missing", errs.Invalid, name)
+			return nil, fmt.Errorf("%w: tensor %s missing", errs.ErrInvalid, name)
 		}
 		if err := checkShape(ti, shape); err != nil {
 			return nil, err
@@ -110,7 +110,7 @@ func loadModel(dir string, cfg Config, k *kernels, threads int) (_ *model, err e
 	}
 	var ok bool
 	if m.word, ok = ts["embeddings.word_embeddings.weight"]; !ok {
-		return nil, fmt.Errorf("load model %s: %w: tensor embeddings.word_embeddings.weight missing", path, errs.Invalid)
+		return nil, fmt.Errorf("load model %s: %w: tensor embeddings.word_embeddings.weight missing", path, errs.ErrInvalid)
 	}
 	if err := checkShape(m.word, []int{cfg.VocabSize, H}); err != nil {
 		return nil, fmt.Errorf("load model %s: %w", path, err)
@@ -172,7 +172,7 @@ func (m *model) linear(get getter, name string, out, in int) (linear, error) {
 	last.packOut, last.packIn = out, in
 	if extra := packedLen(out, in) - len(w); extra > 0 {
 		if extra > len(m.arena) {
-			return linear{}, fmt.Errorf("%w: tensor %s does not fit the arena", errs.Invalid, name)
+			return linear{}, fmt.Errorf("%w: tensor %s does not fit the arena", errs.ErrInvalid, name)
 		}
 		// tensor took the front of the arena, so the padding follows w.
 		w = unsafe.Slice(&w[0], len(w)+extra)
@@ -200,14 +200,14 @@ func (m *model) layerNorm(get getter, name string, n int) (layerNorm, error) {
 
 func checkShape(ti tensorInfo, want []int) error {
 	if elemSize(ti.DType) == 0 {
-		return fmt.Errorf("%w: tensor %s has unsupported dtype %q (want F32, F16 or BF16)", errs.Invalid, ti.Name, ti.DType)
+		return fmt.Errorf("%w: tensor %s has unsupported dtype %q (want F32, F16 or BF16)", errs.ErrInvalid, ti.Name, ti.DType)
 	}
 	if len(ti.Shape) != len(want) {
-		return fmt.Errorf("%w: tensor %s has shape %v, config says %v", errs.Invalid, ti.Name, ti.Shape, want)
+		return fmt.Errorf("%w: tensor %s has shape %v, config says %v", errs.ErrInvalid, ti.Name, ti.Shape, want)
 	}
 	for i := range want {
 		if ti.Shape[i] != want[i] {
-			return fmt.Errorf("%w: tensor %s has shape %v, config says %v", errs.Invalid, ti.Name, ti.Shape, want)
+			return fmt.Errorf("%w: tensor %s has shape %v, config says %v", errs.ErrInvalid, ti.Name, ti.Shape, want)
 		}
 	}
 	return nil
@@ -224,7 +224,7 @@ func isEncoderTensor(name string) bool {
 func (m *model) tensor(ti tensorInfo) ([]float32, error) {
 	n := ti.numel()
 	if n > len(m.arena) {
-		return nil, fmt.Errorf("%w: tensor %s does not fit the arena", errs.Invalid, ti.Name)
+		return nil, fmt.Errorf("%w: tensor %s does not fit the arena", errs.ErrInvalid, ti.Name)
 	}
 	out := m.arena[:n:n]
 	m.arena = m.arena[n:]

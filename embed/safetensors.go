@@ -51,14 +51,14 @@ func (ti tensorInfo) numel() int {
 func readSafetensorsHeader(r io.ReaderAt, size int64) (map[string]tensorInfo, error) {
 	var lenBuf [8]byte
 	if size < 8 {
-		return nil, fmt.Errorf("%w: safetensors: file of %d bytes is too short", errs.Invalid, size)
+		return nil, fmt.Errorf("%w: safetensors: file of %d bytes is too short", errs.ErrInvalid, size)
 	}
 	if _, err := r.ReadAt(lenBuf[:], 0); err != nil {
 		return nil, fmt.Errorf("safetensors: read header length: %w", err)
 	}
 	hlen := binary.LittleEndian.Uint64(lenBuf[:])
 	if hlen > maxHeaderSize || int64(hlen) > size-8 {
-		return nil, fmt.Errorf("%w: safetensors: header length %d does not fit a file of %d bytes", errs.Invalid, hlen, size)
+		return nil, fmt.Errorf("%w: safetensors: header length %d does not fit a file of %d bytes", errs.ErrInvalid, hlen, size)
 	}
 	hdr := make([]byte, hlen)
 	if _, err := r.ReadAt(hdr, 8); err != nil {
@@ -71,7 +71,7 @@ func readSafetensorsHeader(r io.ReaderAt, size int64) (map[string]tensorInfo, er
 func parseSafetensorsHeader(hdr []byte, fileSize int64) (map[string]tensorInfo, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(hdr, &raw); err != nil {
-		return nil, fmt.Errorf("%w: safetensors header: %v", errs.Invalid, err)
+		return nil, fmt.Errorf("%w: safetensors header: %v", errs.ErrInvalid, err)
 	}
 	dataStart := 8 + int64(len(hdr))
 	dataLen := fileSize - dataStart
@@ -86,28 +86,28 @@ func parseSafetensorsHeader(hdr []byte, fileSize int64) (map[string]tensorInfo, 
 			DataOffsets [2]uint64 `json:"data_offsets"`
 		}
 		if err := json.Unmarshal(msg, &e); err != nil {
-			return nil, fmt.Errorf("%w: safetensors tensor %q: %v", errs.Invalid, name, err)
+			return nil, fmt.Errorf("%w: safetensors tensor %q: %v", errs.ErrInvalid, name, err)
 		}
 		begin, end := e.DataOffsets[0], e.DataOffsets[1]
 		if begin > end || end > uint64(max(dataLen, 0)) {
-			return nil, fmt.Errorf("%w: safetensors tensor %q: data offsets [%d, %d) outside the %d data bytes (truncated file?)", errs.Invalid, name, begin, end, dataLen)
+			return nil, fmt.Errorf("%w: safetensors tensor %q: data offsets [%d, %d) outside the %d data bytes (truncated file?)", errs.ErrInvalid, name, begin, end, dataLen)
 		}
 		ti := tensorInfo{Name: name, DType: e.DType, Begin: dataStart + int64(begin), End: dataStart + int64(end)}
 		n := uint64(1)
 		for _, d := range e.Shape {
 			if d < 0 || d > math.MaxInt32 {
-				return nil, fmt.Errorf("%w: safetensors tensor %q: bad shape %v", errs.Invalid, name, e.Shape)
+				return nil, fmt.Errorf("%w: safetensors tensor %q: bad shape %v", errs.ErrInvalid, name, e.Shape)
 			}
 			n *= uint64(d)
 			if n > math.MaxInt32*4 {
-				return nil, fmt.Errorf("%w: safetensors tensor %q: shape %v too large", errs.Invalid, name, e.Shape)
+				return nil, fmt.Errorf("%w: safetensors tensor %q: shape %v too large", errs.ErrInvalid, name, e.Shape)
 			}
 			ti.Shape = append(ti.Shape, int(d))
 		}
 		// Unknown dtypes (I64 position_ids buffers, for example) are kept
 		// with their size unchecked; using one as a weight is an error.
 		if es := elemSize(e.DType); es > 0 && n*uint64(es) != end-begin {
-			return nil, fmt.Errorf("%w: safetensors tensor %q: %s shape %v needs %d bytes, data offsets give %d", errs.Invalid, name, e.DType, e.Shape, n*uint64(es), end-begin)
+			return nil, fmt.Errorf("%w: safetensors tensor %q: %s shape %v needs %d bytes, data offsets give %d", errs.ErrInvalid, name, e.DType, e.Shape, n*uint64(es), end-begin)
 		}
 		out[name] = ti
 	}
@@ -140,7 +140,7 @@ func canonicalTensors(in map[string]tensorInfo) (map[string]tensorInfo, error) {
 	for _, n := range names {
 		c := canonicalName(n)
 		if prev, dup := out[c]; dup {
-			return nil, fmt.Errorf("%w: safetensors: tensors %q and %q both name %q", errs.Invalid, prev.Name, n, c)
+			return nil, fmt.Errorf("%w: safetensors: tensors %q and %q both name %q", errs.ErrInvalid, prev.Name, n, c)
 		}
 		out[c] = in[n]
 	}

@@ -32,8 +32,8 @@ const (
 )
 
 // Errors a caller may need to tell apart; repos and files that do not
-// exist are reported with [errs.NotFound], bad repo ids with
-// [errs.Invalid].
+// exist are reported with [errs.ErrNotFound], bad repo ids with
+// [errs.ErrInvalid].
 var (
 	// ErrChecksum means a downloaded file did not match the hub's checksum.
 	// The partial file has been removed; pulling again starts it afresh.
@@ -148,7 +148,7 @@ func (c *Client) httpClient() *http.Client {
 //
 // When ctx is cancelled Pull stops at once and leaves the .part file for
 // the next Pull to resume. A repo that does not exist is an error wrapping
-// [errs.NotFound]; a checksum mismatch wraps [ErrChecksum] (the part
+// [errs.ErrNotFound]; a checksum mismatch wraps [ErrChecksum] (the part
 // is removed: pull again to retry); a refused request wraps [ErrAccess].
 func (c *Client) Pull(ctx context.Context, repo, revision, dir string) (*Manifest, error) {
 	if err := validRepo(repo); err != nil {
@@ -158,7 +158,7 @@ func (c *Client) Pull(ctx context.Context, repo, revision, dir string) (*Manifes
 		revision = "main"
 	}
 	if strings.ContainsAny(revision, "\x00\r\n") || revision == "." || revision == ".." {
-		return nil, fmt.Errorf("pull %s: bad revision %q: %w", repo, revision, errs.Invalid)
+		return nil, fmt.Errorf("pull %s: bad revision %q: %w", repo, revision, errs.ErrInvalid)
 	}
 
 	files, commit, err := c.listFiles(ctx, repo, revision)
@@ -227,7 +227,7 @@ func (c *Client) listFiles(ctx context.Context, repo, revision string) ([]remote
 			}
 			byPath[e.Path] = f
 		}
-	case errors.Is(err, errs.NotFound):
+	case errors.Is(err, errs.ErrNotFound):
 		// A hub without the tree API: take the names from the siblings and
 		// check sizes only against what the server sends.
 		for _, s := range info.Siblings {
@@ -241,7 +241,7 @@ func (c *Client) listFiles(ctx context.Context, repo, revision string) ([]remote
 	for _, r := range requiredFiles {
 		if _, ok := byPath[r]; !ok {
 			return nil, "", fmt.Errorf("revision %s has no %s (holomem needs config.json and safetensors weights): %w",
-				revision, r, errs.NotFound)
+				revision, r, errs.ErrNotFound)
 		}
 	}
 	files := make([]remoteFile, 0, len(byPath))
@@ -310,9 +310,9 @@ func (e *statusError) Error() string {
 func (e *statusError) Unwrap() error {
 	switch {
 	case e.errorCode == "RepoNotFound" || e.errorCode == "RevisionNotFound" || e.errorCode == "EntryNotFound":
-		return errs.NotFound
+		return errs.ErrNotFound
 	case e.code == http.StatusNotFound:
-		return errs.NotFound
+		return errs.ErrNotFound
 	case e.code == http.StatusUnauthorized || e.code == http.StatusForbidden || e.errorCode == "GatedRepo":
 		return ErrAccess
 	}
@@ -333,7 +333,7 @@ func apiError(err error, repo, revision string) error {
 	switch {
 	case se.errorCode == "RevisionNotFound":
 		return fmt.Errorf("revision %q not found: %w", revision, err)
-	case errors.Is(err, errs.NotFound):
+	case errors.Is(err, errs.ErrNotFound):
 		return fmt.Errorf("model %q not found (check the repo id; private and gated models need HF_TOKEN): %w", repo, err)
 	case errors.Is(err, ErrAccess):
 		return fmt.Errorf("model %q needs a token with access (set HF_TOKEN; gated models must be accepted on the hub first): %w", repo, err)
@@ -473,7 +473,7 @@ func (c *Client) retry(ctx context.Context, fn func() error) error {
 // "..". This also keeps the id safe to use as a directory name.
 func validRepo(repo string) error {
 	bad := func(why string) error {
-		return fmt.Errorf("model %q: %s (want owner/name): %w", repo, why, errs.Invalid)
+		return fmt.Errorf("model %q: %s (want owner/name): %w", repo, why, errs.ErrInvalid)
 	}
 	parts := strings.Split(repo, "/")
 	if len(parts) > 2 {

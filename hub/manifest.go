@@ -152,15 +152,15 @@ func List(dir string) ([]Manifest, error) {
 // Find returns the local directory of a model. name is either a directory
 // path holding a model (its config.json) or a repo id installed in dir
 // ("owner/name", or just "name" when one installed repo has it). A model
-// that is not installed is an error wrapping [errs.NotFound] that
+// that is not installed is an error wrapping [errs.ErrNotFound] that
 // says to run `holomem model pull NAME`.
 func Find(dir, name string) (string, error) {
 	if name == "" {
-		return "", fmt.Errorf("find model: empty name: %w", errs.Invalid)
+		return "", fmt.Errorf("find model: empty name: %w", errs.ErrInvalid)
 	}
 	if st, err := os.Stat(name); err == nil && st.IsDir() {
 		if _, err := os.Stat(filepath.Join(name, "config.json")); err != nil {
-			return "", fmt.Errorf("find model: directory %s has no config.json: %w", name, errs.NotFound)
+			return "", fmt.Errorf("find model: directory %s has no config.json: %w", name, errs.ErrNotFound)
 		}
 		return name, nil
 	}
@@ -186,13 +186,13 @@ func Find(dir, name string) (string, error) {
 			return hits[0], nil
 		case 0:
 		default:
-			return "", fmt.Errorf("find model: %q matches %d installed models, give owner/name: %w", name, len(hits), errs.Invalid)
+			return "", fmt.Errorf("find model: %q matches %d installed models, give owner/name: %w", name, len(hits), errs.ErrInvalid)
 		}
 	}
 	if validRepo(name) != nil {
-		return "", fmt.Errorf("find model: no model directory at %s and not a repo id: %w", name, errs.NotFound)
+		return "", fmt.Errorf("find model: no model directory at %s and not a repo id: %w", name, errs.ErrNotFound)
 	}
-	return "", fmt.Errorf("model %q is not installed in %s (run: holomem model pull %s): %w", name, dir, name, errs.NotFound)
+	return "", fmt.Errorf("model %q is not installed in %s (run: holomem model pull %s): %w", name, dir, name, errs.ErrNotFound)
 }
 
 // installed reports whether a model directory is complete: it has a

@@ -76,7 +76,7 @@ type hfComponent struct {
 // Precompiled normalizer, Metaspace pre-tokenizer, <s> $A </s>
 // post-processor). Native ids and model ids are both vocabulary positions.
 // Files with another model type or with normalizers this package cannot
-// reproduce return an error wrapping errs.Invalid. The Tokenizer
+// reproduce return an error wrapping errs.ErrInvalid. The Tokenizer
 // keeps no reference to data, which must not change during the call.
 func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
 	hf, vocab, err := parseHF(borrowString(data))
@@ -156,7 +156,7 @@ func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
 type framing struct{ bos, eos int32 }
 
 func invalidJSON(format string, args ...any) error {
-	return fmt.Errorf("spm: tokenizer.json: %s: %w", fmt.Sprintf(format, args...), errs.Invalid)
+	return fmt.Errorf("spm: tokenizer.json: %s: %w", fmt.Sprintf(format, args...), errs.ErrInvalid)
 }
 
 // fromHFNormalizer reads the Precompiled charsmap and the whitespace rule
@@ -310,7 +310,7 @@ func parseHF(s string) (*hfTokenizer, pieceSet, error) {
 			return invalidJSON("malformed JSON at byte %d", p.i)
 		}
 		if err := json.Unmarshal([]byte(raw), dst); err != nil {
-			return fmt.Errorf("spm: tokenizer.json: %w: %w", err, errs.Invalid)
+			return fmt.Errorf("spm: tokenizer.json: %w: %w", err, errs.ErrInvalid)
 		}
 		return nil
 	}

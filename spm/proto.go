@@ -396,9 +396,9 @@ func (m *modelProto) parseNormalizerSpec(s string) error {
 }
 
 // errTruncated reports input that ends inside a field.
-var errTruncated = fmt.Errorf("spm: model data truncated: %w", errs.Invalid)
+var errTruncated = fmt.Errorf("spm: model data truncated: %w", errs.ErrInvalid)
 
-// corruptf returns an error wrapping errs.Invalid for a malformed model.
+// corruptf returns an error wrapping errs.ErrInvalid for a malformed model.
 func corruptf(format string, args ...any) error {
-	return fmt.Errorf("spm: corrupt model: %s: %w", fmt.Sprintf(format, args...), errs.Invalid)
+	return fmt.Errorf("spm: corrupt model: %s: %w", fmt.Sprintf(format, args...), errs.ErrInvalid)
 }

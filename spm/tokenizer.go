@@ -72,8 +72,8 @@ type encodeScratch struct {
 // Load reads the tokenizer of a model directory. It prefers tokenizer.json
 // and falls back to sentencepiece.bpe.model when there is none; a
 // tokenizer.json that exists but is corrupt or unsupported is an error, not
-// a reason to fall back. It returns an error wrapping errs.NotFound if
-// neither file exists, and one wrapping errs.Invalid if the file is
+// a reason to fall back. It returns an error wrapping errs.ErrNotFound if
+// neither file exists, and one wrapping errs.ErrInvalid if the file is
 // corrupt or unsupported.
 func Load(dir string) (*Tokenizer, error) {
 	data, err := safefile.ReadFile(filepath.Join(dir, TokenizerJSONFile), maxTokenizerBytes)
@@ -89,7 +89,7 @@ func Load(dir string) (*Tokenizer, error) {
 	}
 	data, err = safefile.ReadFile(filepath.Join(dir, ModelProtoFile), maxTokenizerBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("spm: no %s or %s in %s: %w", TokenizerJSONFile, ModelProtoFile, dir, errs.NotFound)
+		return nil, fmt.Errorf("spm: no %s or %s in %s: %w", TokenizerJSONFile, ModelProtoFile, dir, errs.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load tokenizer: %w", err)
@@ -104,7 +104,7 @@ func Load(dir string) (*Tokenizer, error) {
 // FromModelProto builds a Tokenizer from a serialized SentencePiece
 // ModelProto (a .model file). Only Unigram models are supported. A
 // truncated, corrupt or non-Unigram model returns an error wrapping
-// errs.Invalid. The Tokenizer keeps no reference to data, which must
+// errs.ErrInvalid. The Tokenizer keeps no reference to data, which must
 // not change during the call.
 func FromModelProto(data []byte) (*Tokenizer, error) {
 	m, err := parseModelProto(borrowString(data))
@@ -112,7 +112,7 @@ func FromModelProto(data []byte) (*Tokenizer, error) {
 		return nil, err
 	}
 	if m.modelType != modelTypeUnigram {
-		return nil, fmt.Errorf("spm: model type %d is not unigram (1): %w", m.modelType, errs.Invalid)
+		return nil, fmt.Errorf("spm: model type %d is not unigram (1): %w", m.modelType, errs.ErrInvalid)
 	}
 	n := normalizer{
 		addDummyPrefix:  m.addDummyPrefix,
@@ -281,14 +281,14 @@ func (t *Tokenizer) Encode(text string) []int {
 // lose pieces from the end and keep the closing </s>. maxLen <= 0 means no
 // limit; 128 is the limit of paraphrase-multilingual-MiniLM-L12-v2. The
 // attention mask of the result is all ones (see [Tokenizer.Pad] for
-// batches). It returns an error wrapping errs.Invalid if maxLen is 1
+// batches). It returns an error wrapping errs.ErrInvalid if maxLen is 1
 // or the model has no <s> or </s>.
 func (t *Tokenizer) EncodeForModel(text string, maxLen int) ([]int32, error) {
 	if maxLen == 1 {
-		return nil, fmt.Errorf("spm: maxLen 1 leaves no room for <s> and </s>: %w", errs.Invalid)
+		return nil, fmt.Errorf("spm: maxLen 1 leaves no room for <s> and </s>: %w", errs.ErrInvalid)
 	}
 	if t.bos < 0 || t.eos < 0 {
-		return nil, fmt.Errorf("spm: model has no <s> or </s>: %w", errs.Invalid)
+		return nil, fmt.Errorf("spm: model has no <s> or </s>: %w", errs.ErrInvalid)
 	}
 	s := t.getScratch()
 	defer t.scratch.Put(s)

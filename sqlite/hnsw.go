@@ -96,12 +96,12 @@ func (w *wtx) indexLinkOK(namespace string, l holomem.IndexLink) error {
 		return err
 	}
 	for _, id := range [2]int64{l.From, l.To} {
-		r, err := w.factRef(id)
+		r, err := w.refs.Ref(w, dialect, id)
 		if err != nil {
 			return err
 		}
-		if r.namespace != namespace {
-			return fmt.Errorf("%w: fact %d is in namespace %q, not %q", holomem.ErrInvalid, id, r.namespace, namespace)
+		if r.Namespace != namespace {
+			return fmt.Errorf("%w: fact %d is in namespace %q, not %q", holomem.ErrInvalid, id, r.Namespace, namespace)
 		}
 	}
 	return nil
