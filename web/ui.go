@@ -70,7 +70,7 @@ func newUI(token string) *ui {
 }
 
 // pageNames are the templates/<name>.html files, each rendered inside layout.html.
-var pageNames = []string{"search", "fact", "forget", "add", "status", "import", "job", "probe", "login", "error"}
+var pageNames = []string{"search", "browse", "fact", "forget", "add", "status", "import", "job", "probe", "login", "error"}
 
 func parsePages() map[string]*template.Template {
 	base := template.Must(template.New("layout.html").Funcs(uiFuncs).ParseFS(uiFiles, "templates/layout.html"))
@@ -168,6 +168,7 @@ func (s *Server) uiRoutes() {
 	m.HandleFunc("POST /login", s.page(s.handleLogin))
 
 	m.HandleFunc("GET /{$}", s.uiAuth(s.handleSearchPage))
+	m.HandleFunc("GET /browse", s.uiAuth(s.handleBrowsePage))
 	m.HandleFunc("GET /facts/{id}", s.uiAuth(s.handleFactPage))
 	m.HandleFunc("POST /facts/{id}/edit", s.uiAuth(s.handleEditForm))
 	m.HandleFunc("POST /facts/{id}/feedback", s.uiAuth(s.handleFeedbackForm))
