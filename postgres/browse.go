@@ -96,8 +96,8 @@ func (s *Store) BrowseFacts(ctx context.Context, filter holomem.BrowseFilter) ([
 		if key == nil {
 			where = append(where, "f.id "+cmp+" "+a.add(c.ID))
 		} else {
-			k := a.add(key)
-			where = append(where, "("+col+" "+cmp+" "+k+" OR ("+col+" = "+k+" AND f.id "+cmp+" "+a.add(c.ID)+"))")
+			// A row value: the order's index is searched from it.
+			where = append(where, "("+col+", f.id) "+cmp+" ("+a.add(key)+", "+a.add(c.ID)+")")
 		}
 	}
 	limit := filter.Limit

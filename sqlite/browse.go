@@ -94,8 +94,8 @@ func (s *Store) BrowseFacts(ctx context.Context, filter holomem.BrowseFilter) ([
 		if key == nil {
 			where, args = append(where, "f.id "+cmp+" ?"), append(args, c.ID)
 		} else {
-			where = append(where, "("+col+" "+cmp+" ? OR ("+col+" = ? AND f.id "+cmp+" ?))")
-			args = append(args, key, key, c.ID)
+			// A row value: SQLite seeks the order's index to it.
+			where, args = append(where, "("+col+", f.id) "+cmp+" (?, ?)"), append(args, key, c.ID)
 		}
 	}
 	limit := filter.Limit
