@@ -70,7 +70,7 @@ func newUI(token string) *ui {
 }
 
 // pageNames are the templates/<name>.html files, each rendered inside layout.html.
-var pageNames = []string{"search", "browse", "fact", "forget", "add", "status", "import", "job", "probe", "login", "error"}
+var pageNames = []string{"search", "browse", "graph", "central", "fact", "forget", "add", "status", "import", "job", "probe", "login", "error"}
 
 func parsePages() map[string]*template.Template {
 	base := template.Must(template.New("layout.html").Funcs(uiFuncs).ParseFS(uiFiles, "templates/layout.html"))
@@ -170,6 +170,8 @@ func (s *Server) uiRoutes() {
 	m.HandleFunc("GET /{$}", s.uiAuth(s.handleSearchPage))
 	m.HandleFunc("GET /browse", s.uiAuth(s.handleBrowsePage))
 	m.HandleFunc("GET /facts/{id}", s.uiAuth(s.handleFactPage))
+	m.HandleFunc("GET /facts/{id}/graph", s.uiAuth(s.handleGraphPage))
+	m.HandleFunc("GET /graph", s.uiAuth(s.handleCentralPage))
 	m.HandleFunc("POST /facts/{id}/edit", s.uiAuth(s.handleEditForm))
 	m.HandleFunc("POST /facts/{id}/feedback", s.uiAuth(s.handleFeedbackForm))
 	m.HandleFunc("GET /facts/{id}/forget", s.uiAuth(s.handleForgetPage))
