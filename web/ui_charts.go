@@ -91,7 +91,8 @@ func barChart(id, title string, first time.Time, stack []series) *chart {
 			c.Bars = append(c.Bars, chartBar{X: x, Y: round1(y), W: round1(bw), H: h, Class: s.Class,
 				Title: fmt.Sprintf("%s: %d %s", day.Format("2006-01-02"), n, s.Label)})
 		}
-		if d%7 == 0 || d == days-1 {
+		// A label a week, and the last day's unless the week's is near.
+		if d%7 == 0 || (d == days-1 && d%7 > 3) {
 			c.XLabels = append(c.XLabels, chartTick{X: round1(c.Left + float64(d)*slot + slot/2), Y: chartH - 6, Label: day.Format("01-02")})
 		}
 	}

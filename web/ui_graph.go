@@ -61,6 +61,8 @@ type graphNode struct {
 	ID    int64
 	Depth int
 	X, Y  float64
+	// LX, LY place the node's label.
+	LX, LY float64
 	Fact  *holomem.Fact // nil when it could not be read
 }
 
@@ -238,35 +240,42 @@ func cmpInt(a, b int64) int {
 }
 
 // layoutRadial places the start in the centre and each depth on its own
-// ring. Ring 1 is ordered by id; ring 2 by the ring-1 node it was reached
-// from, then id, so a neighbour's neighbours sit beside it.
+// ring, starting at the top and going clockwise. Ring 1 is ordered by id;
+// the ring-2 facts reached from one ring-1 fact spread around its angle
+// (by id), never exactly behind it, so an edge does not run through a
+// node. Labels sit outside each node, away from the centre, where the
+// edges to the inner ring do not pass.
 func layoutRadial(order []int64, level map[int64]int, parent map[int64]int64) []graphNode {
-	var ring1, ring2 []int64
+	var ring1 []int64
+	children := map[int64][]int64{}
 	for _, id := range order[1:] {
 		if level[id] == 1 {
 			ring1 = append(ring1, id)
 		} else {
-			ring2 = append(ring2, id)
+			children[parent[id]] = append(children[parent[id]], id)
 		}
 	}
 	slices.Sort(ring1)
-	at := make(map[int64]int, len(ring1))
-	for i, id := range ring1 {
-		at[id] = i
+	out := []graphNode{{ID: order[0], X: graphCenter, Y: graphCenter, LX: graphCenter, LY: graphCenter + 2*graphNodeR + 4}}
+	place := func(id int64, depth int, radius, a float64) {
+		out = append(out, graphNode{ID: id, Depth: depth,
+			X: round1(graphCenter + radius*math.Cos(a)), Y: round1(graphCenter + radius*math.Sin(a)),
+			LX: round1(graphCenter + (radius+2*graphNodeR+2)*math.Cos(a)), LY: round1(graphCenter + (radius+2*graphNodeR+2)*math.Sin(a) + 4)})
 	}
-	slices.SortFunc(ring2, func(a, b int64) int {
-		if c := cmpInt(int64(at[parent[a]]), int64(at[parent[b]])); c != 0 {
-			return c
-		}
-		return cmpInt(a, b)
-	})
-	out := []graphNode{{ID: order[0], X: graphCenter, Y: graphCenter}}
-	for lv, ring := range [][]int64{ring1, ring2} {
-		radius := []float64{graphRing1, graphRing2}[lv]
-		for i, id := range ring {
-			// Start at the top and go clockwise.
-			a := 2*math.Pi*float64(i)/float64(len(ring)) - math.Pi/2
-			out = append(out, graphNode{ID: id, Depth: lv + 1, X: round1(graphCenter + radius*math.Cos(a)), Y: round1(graphCenter + radius*math.Sin(a))})
+	slot := 2 * math.Pi / float64(max(len(ring1), 1))
+	for i, id := range ring1 {
+		a := slot*float64(i) - math.Pi/2
+		place(id, 1, graphRing1, a)
+		kids := children[id]
+		slices.Sort(kids)
+		// Spread over most of the parent's slot (at most 100°).
+		span := math.Min(slot*0.8, math.Pi*5/9)
+		for j, k := range kids {
+			off := span * ((float64(j)+0.5)/float64(len(kids)) - 0.5)
+			if len(kids) == 1 {
+				off = span / 4
+			}
+			place(k, 2, graphRing2, a+off)
 		}
 	}
 	return out

@@ -9,10 +9,11 @@
 -- count index is updated by every recall's touch (one entry per fact
 -- returned), a small price beside the recall. facts_browse_labels lets a
 -- count filtered by category, source or tag read one index instead of
--- every row (a tag is matched inside the tags text, so no index seeks it).
+-- every row (a tag is matched inside the tags text, so no index seeks it;
+-- superseded_by, NULL throughout, makes the index cover the count).
 
 CREATE INDEX facts_browse_updated ON facts(namespace, updated_at) WHERE superseded_by IS NULL;
 CREATE INDEX facts_browse_created ON facts(namespace, created_at) WHERE superseded_by IS NULL;
 CREATE INDEX facts_browse_trust ON facts(namespace, trust) WHERE superseded_by IS NULL;
 CREATE INDEX facts_browse_retrievals ON facts(namespace, retrieval_count) WHERE superseded_by IS NULL;
-CREATE INDEX facts_browse_labels ON facts(namespace, category, source, tags) WHERE superseded_by IS NULL;
+CREATE INDEX facts_browse_labels ON facts(namespace, category, source, tags, superseded_by) WHERE superseded_by IS NULL;
