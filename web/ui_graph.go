@@ -63,7 +63,7 @@ type graphNode struct {
 	X, Y  float64
 	// LX, LY place the node's label.
 	LX, LY float64
-	Fact  *holomem.Fact // nil when it could not be read
+	Fact   *holomem.Fact // nil when it could not be read
 }
 
 // graphEdge is one drawn edge, its ends cut back to the node circles.
