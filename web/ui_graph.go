@@ -312,31 +312,37 @@ type centralData struct {
 	// of the chosen kinds: the ranking then covers the first ones.
 	Cut     bool
 	Similar bool
+	// Extra are the kinds ?kind= added to the built-in ones.
+	Extra []holomem.EdgeKind
 }
 
 // handleCentralPage lists the most central facts of a namespace: PageRank
-// over its edges (every kind but the HNSW layers, and similar_to only with
-// ?similar=1: it is the vector index's neighbour list and would outweigh
-// the edges people and imports made), ties by id, with each fact's degree.
+// over its causal, part_of, supersedes and temporal edges plus the kinds
+// named by ?kind= (never the HNSW layers; similar_to only with ?similar=1:
+// it is the vector index's neighbour list and would outweigh the edges
+// people and imports made), ties by id, with each fact's degree.
 func (s *Server) handleCentralPage(w http.ResponseWriter, r *http.Request, p *page) error {
 	ctx := r.Context()
-	d := &centralData{Similar: r.URL.Query().Get("similar") != ""}
-	st, err := s.store.Stats(ctx, p.Namespace)
-	if err != nil {
-		return fmt.Errorf("stats: %w", err)
+	v := r.URL.Query()
+	d := &centralData{Similar: v.Get("similar") != ""}
+	// The kinds are named, not discovered: listing a namespace's kinds
+	// (Stats) cost more than the ranking. Other kinds join with ?kind=.
+	kinds := []holomem.EdgeKind{holomem.EdgeCausal, "part_of", holomem.EdgeSupersedes, holomem.EdgeTemporal}
+	if d.Similar {
+		kinds = append(kinds, holomem.EdgeSimilar)
 	}
-	var kinds []holomem.EdgeKind
-	for k := range st.Edges {
-		kind := holomem.EdgeKind(k)
-		if shownEdge(kind) && (kind != holomem.EdgeSimilar || d.Similar) {
+	for _, k := range v["kind"] {
+		kind := holomem.EdgeKind(strings.TrimSpace(k))
+		if err := kind.Validate(); err != nil {
+			return err
+		}
+		if shownEdge(kind) && !slices.Contains(kinds, kind) {
 			kinds = append(kinds, kind)
+			d.Extra = append(d.Extra, kind)
 		}
 	}
 	slices.Sort(kinds)
 	p.Title, p.Nav, p.Data = "Central facts", "graph", d
-	if len(kinds) == 0 {
-		return s.render(w, r, "central", p)
-	}
 	es, err := s.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: p.Namespace, Kinds: kinds, Limit: centralMaxEdges + 1})
 	if err != nil {
 		return fmt.Errorf("edges of %s: %w", p.Namespace, err)
@@ -355,7 +361,9 @@ func (s *Server) handleCentralPage(w http.ResponseWriter, r *http.Request, p *pa
 		counts[e.Kind]++
 	}
 	for _, k := range kinds {
-		d.Kinds = append(d.Kinds, legendEntry{Kind: k, Class: kindClass(k), Count: counts[k]})
+		if counts[k] > 0 {
+			d.Kinds = append(d.Kinds, legendEntry{Kind: k, Class: kindClass(k), Count: counts[k]})
+		}
 	}
 	// Every kind weighs as in recall's PPR; user kinds weigh like temporal
 	// links rather than not at all.

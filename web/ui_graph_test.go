@@ -146,6 +146,12 @@ func TestUI_CentralPage(t *testing.T) {
 	if r := b.get("/graph?namespace=empty"); !strings.Contains(string(r.body), "No edges between facts here yet") {
 		t.Error("an empty namespace has no empty note")
 	}
+	if r := b.get("/graph?kind=hnsw_l2"); !bytes.Contains(r.body, []byte("PageRank over 5 edges")) {
+		t.Error("?kind=hnsw_l2 added the index layer")
+	}
+	if r := b.get("/graph?kind=Bad%20Kind"); r.status != http.StatusBadRequest {
+		t.Errorf("?kind=Bad Kind: %d, want 400", r.status)
+	}
 }
 
 // TestUI_GraphEscaping: content and categories with markup are text in
@@ -156,7 +162,7 @@ func TestUI_GraphEscaping(t *testing.T) {
 	a := b.remember("a " + evil)
 	c := b.remember("c " + evil)
 	link(t, st, a, c, "my-kind")
-	for _, path := range []string{fmt.Sprintf("/facts/%d/graph", a), fmt.Sprintf("/facts/%d/graph?depth=2", c), "/graph"} {
+	for _, path := range []string{fmt.Sprintf("/facts/%d/graph", a), fmt.Sprintf("/facts/%d/graph?depth=2", c), "/graph?kind=my-kind"} {
 		r := b.get(path)
 		for _, raw := range []string{"<script>alert", "<img src=x", "</title></svg><b>"} {
 			if bytes.Contains(r.body, []byte(raw)) {
