@@ -53,10 +53,12 @@ type ui struct {
 	// on /login (only used when Options.Token is set).
 	session string
 	imports *importJobs
+	// central caches the central facts rankings (see centralCache).
+	central *centralCache
 }
 
 func newUI(token string) *ui {
-	u := &ui{secret: make([]byte, 32), imports: newImportJobs()}
+	u := &ui{secret: make([]byte, 32), imports: newImportJobs(), central: newCentralCache()}
 	if _, err := rand.Read(u.secret); err != nil {
 		panic(fmt.Sprintf("web: no randomness for the CSRF secret: %v", err))
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/graph"
@@ -314,6 +316,8 @@ type centralData struct {
 	Similar bool
 	// Extra are the kinds ?kind= added to the built-in ones.
 	Extra []holomem.EdgeKind
+	// At is when the ranking was computed (it is reused for centralTTL).
+	At time.Time
 }
 
 // handleCentralPage lists the most central facts of a namespace: PageRank
@@ -343,27 +347,70 @@ func (s *Server) handleCentralPage(w http.ResponseWriter, r *http.Request, p *pa
 	}
 	slices.Sort(kinds)
 	p.Title, p.Nav, p.Data = "Central facts", "graph", d
-	es, err := s.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: p.Namespace, Kinds: kinds, Limit: centralMaxEdges + 1})
+	key := p.Namespace + "\x00" + fmt.Sprint(kinds)
+	rk, ok := s.ui.central.get(key, time.Now())
+	if !ok {
+		var err error
+		if rk, err = s.rankCentral(ctx, p.Namespace, kinds); err != nil {
+			return err
+		}
+		s.ui.central.put(key, rk)
+	}
+	d.Edges, d.Cut, d.At = rk.edges, rk.cut, rk.at
+	for _, k := range kinds {
+		if n := rk.counts[k]; n > 0 {
+			d.Kinds = append(d.Kinds, legendEntry{Kind: k, Class: kindClass(k), Count: n})
+		}
+	}
+	ranks := rk.ranks
+	ids := make([]int64, len(ranks))
+	for i, x := range ranks {
+		ids[i] = x.ID
+	}
+	facts, _, err := s.store.FindFacts(ctx, holomem.FactFilter{IDs: ids, IncludeSuperseded: true, Lean: true})
 	if err != nil {
-		return fmt.Errorf("edges of %s: %w", p.Namespace, err)
+		return fmt.Errorf("central facts: %w", err)
 	}
+	byID := make(map[int64]*holomem.Fact, len(facts))
+	for _, f := range facts {
+		byID[f.ID] = slim(f)
+	}
+	for i, x := range ranks {
+		d.Rows = append(d.Rows, centralRow{Rank: i + 1, ID: x.ID, Score: x.Score, Degree: rk.degree[x.ID], Fact: byID[x.ID]})
+	}
+	return s.render(w, r, "central", p)
+}
+
+// centralRanking is one namespace's central facts as computed: the top
+// ranks with their degrees and what the ranking read.
+type centralRanking struct {
+	at     time.Time
+	ranks  []graph.Rank
+	degree map[int64]int
+	counts map[holomem.EdgeKind]int
+	edges  int
+	cut    bool
+}
+
+// rankCentral reads the namespace's edges of kinds (at most
+// centralMaxEdges) and ranks the facts by PageRank.
+func (s *Server) rankCentral(ctx context.Context, ns string, kinds []holomem.EdgeKind) (*centralRanking, error) {
+	es, err := s.store.FindEdges(ctx, holomem.EdgeFilter{Namespace: ns, Kinds: kinds, Limit: centralMaxEdges + 1})
+	if err != nil {
+		return nil, fmt.Errorf("edges of %s: %w", ns, err)
+	}
+	rk := &centralRanking{at: time.Now(), counts: map[holomem.EdgeKind]int{}}
 	if len(es) > centralMaxEdges {
-		d.Cut, es = true, es[:centralMaxEdges]
+		rk.cut, es = true, es[:centralMaxEdges]
 	}
-	d.Edges = len(es)
+	rk.edges = len(es)
 	ge := make([]graph.Edge, len(es))
 	degree := map[int64]int{}
-	counts := map[holomem.EdgeKind]int{}
 	for i, e := range es {
 		ge[i] = graph.Edge{From: e.From, To: e.To, Kind: string(e.Kind), Weight: e.Weight}
 		degree[e.From]++
 		degree[e.To]++
-		counts[e.Kind]++
-	}
-	for _, k := range kinds {
-		if counts[k] > 0 {
-			d.Kinds = append(d.Kinds, legendEntry{Kind: k, Class: kindClass(k), Count: counts[k]})
-		}
+		rk.counts[e.Kind]++
 	}
 	// Every kind weighs as in recall's PPR; user kinds weigh like temporal
 	// links rather than not at all.
@@ -380,21 +427,46 @@ func (s *Server) handleCentralPage(w http.ResponseWriter, r *http.Request, p *pa
 	for _, id := range g.Nodes() {
 		seeds[id] = 1
 	}
-	ranks := graph.PersonalizedPageRank(g, seeds, graph.PPROptions{Damping: 0.85, Limit: centralTop})
-	ids := make([]int64, len(ranks))
-	for i, rk := range ranks {
-		ids[i] = rk.ID
+	rk.ranks = graph.PersonalizedPageRank(g, seeds, graph.PPROptions{Damping: 0.85, Limit: centralTop})
+	rk.degree = make(map[int64]int, len(rk.ranks))
+	for _, r := range rk.ranks {
+		rk.degree[r.ID] = degree[r.ID]
 	}
-	facts, _, err := s.store.FindFacts(ctx, holomem.FactFilter{IDs: ids, IncludeSuperseded: true, Lean: true})
-	if err != nil {
-		return fmt.Errorf("central facts: %w", err)
+	return rk, nil
+}
+
+// centralTTL is how long a central facts ranking is reused: reading every
+// edge of a namespace takes about 0.6 s at 100k facts, and centrality
+// moves slowly. The page says when its ranking was computed.
+const centralTTL = time.Minute
+
+// centralCacheSize bounds the rankings kept (namespace and kinds).
+const centralCacheSize = 32
+
+// centralCache keeps recent central facts rankings. It is safe for
+// concurrent use; two requests that miss at once both compute.
+type centralCache struct {
+	mu sync.Mutex
+	m  map[string]*centralRanking
+}
+
+func newCentralCache() *centralCache { return &centralCache{m: map[string]*centralRanking{}} }
+
+func (c *centralCache) get(key string, now time.Time) (*centralRanking, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rk, ok := c.m[key]
+	if !ok || now.Sub(rk.at) > centralTTL {
+		return nil, false
 	}
-	byID := make(map[int64]*holomem.Fact, len(facts))
-	for _, f := range facts {
-		byID[f.ID] = slim(f)
+	return rk, true
+}
+
+func (c *centralCache) put(key string, rk *centralRanking) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= centralCacheSize {
+		clear(c.m)
 	}
-	for i, rk := range ranks {
-		d.Rows = append(d.Rows, centralRow{Rank: i + 1, ID: rk.ID, Score: rk.Score, Degree: degree[rk.ID], Fact: byID[rk.ID]})
-	}
-	return s.render(w, r, "central", p)
+	c.m[key] = rk
 }
