@@ -11,6 +11,9 @@
 -- count filtered by category, source or tag read one index instead of
 -- every row (a tag is matched inside the tags text, so no index seeks it;
 -- superseded_by, NULL throughout, makes the index cover the count).
+-- What they cost SQLite: about a tenth of batch insert throughput (5,950
+-- to 5,290 facts/s in BenchmarkCreateFacts_1000) and 140 bytes a fact
+-- (1,673 to 1,811 in BenchmarkSize_10k).
 
 CREATE INDEX facts_browse_updated ON facts(namespace, updated_at) WHERE superseded_by IS NULL;
 CREATE INDEX facts_browse_created ON facts(namespace, created_at) WHERE superseded_by IS NULL;
