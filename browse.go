@@ -1,7 +1,6 @@
 package holomem
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"time"
@@ -115,16 +114,4 @@ func (f BrowseFilter) EffectiveOrder() BrowseOrder {
 		return BrowseUpdated
 	}
 	return f.Order
-}
-
-// FactBrowser lists facts for people: any order, any page, without
-// reading past the page (keyset paging). A store implements it beside
-// [FactStore]; doors check for it with a type assertion.
-type FactBrowser interface {
-	// BrowseFacts returns up to Limit facts matching filter in its order,
-	// after filter.After. The facts' Entities, Embedding and HRR are not
-	// loaded. Returns ErrInvalid for a filter Validate refuses.
-	BrowseFacts(ctx context.Context, filter BrowseFilter) ([]*Fact, error)
-	// CountFacts returns how many facts match filter, ignoring After and Limit.
-	CountFacts(ctx context.Context, filter BrowseFilter) (int, error)
 }

@@ -10,21 +10,11 @@ import (
 	"github.com/holomem/holomem"
 )
 
-// browser returns s as a FactBrowser or skips the test.
-func browser(t *testing.T, s holomem.Store) holomem.FactBrowser {
-	t.Helper()
-	b, ok := s.(holomem.FactBrowser)
-	if !ok {
-		t.Skip("store does not implement holomem.FactBrowser")
-	}
-	return b
-}
-
 // testBrowseKeyset pages through every order in both directions with
 // deliberate key ties and checks each listing equals a sort of all facts.
 func testBrowseKeyset(t *testing.T, s holomem.Store) {
 	ctx := t.Context()
-	b := browser(t, s)
+	b := capability[holomem.FactBrowser](t, s)
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	var all []*holomem.Fact
 	for i := range 9 {
@@ -98,7 +88,7 @@ func testBrowseKeyset(t *testing.T, s holomem.Store) {
 // testBrowseFilters checks each filter of a browse listing on its own.
 func testBrowseFilters(t *testing.T, s holomem.Store) {
 	ctx := t.Context()
-	b := browser(t, s)
+	b := capability[holomem.FactBrowser](t, s)
 	base := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
 	a := create(t, s, &holomem.Fact{Content: "alpha fact", Namespace: "f", Category: "decision", Tags: []string{"db", "x"}, Source: "git", Trust: 0.9, CreatedAt: base, UpdatedAt: base})
 	bb := create(t, s, &holomem.Fact{Content: "beta fact", Namespace: "f", Category: "note", Tags: []string{"y"}, Source: "chat", Trust: 0.2, CreatedAt: base.Add(48 * time.Hour), UpdatedAt: base.Add(72 * time.Hour)})

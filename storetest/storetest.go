@@ -28,8 +28,6 @@ func Run(t *testing.T, open func(t *testing.T) holomem.Store) {
 		{"FindFactByID/ErrNotFound", testFindFactByIDErrNotFound},
 		{"FindFacts/Filters", testFindFactsFilters},
 		{"FindFacts/Paging", testFindFactsPaging},
-		{"BrowseFacts/Keyset", testBrowseKeyset},
-		{"BrowseFacts/Filters", testBrowseFilters},
 		{"UpdateFact/Content", testUpdateFactContent},
 		{"UpdateFact/Metadata", testUpdateFactMetadata},
 		{"UpdateFact/ErrConflict", testUpdateFactErrConflict},

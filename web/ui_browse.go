@@ -64,7 +64,7 @@ type browseData struct {
 // last row's sort key and id), so page 1000 of 100k facts costs what page
 // 1 does.
 func (s *Server) handleBrowsePage(w http.ResponseWriter, r *http.Request, p *page) error {
-	fb, ok := s.store.(holomem.FactBrowser)
+	fb, ok := holomem.As[holomem.FactBrowser](s.store)
 	if !ok {
 		return fmt.Errorf("%w: this store cannot list facts in order", holomem.ErrUnavailable)
 	}

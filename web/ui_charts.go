@@ -136,7 +136,7 @@ func niceCeil(n int) int {
 func (s *Server) statusCharts(ctx context.Context, ns string, now time.Time) ([]*chart, error) {
 	var out []*chart
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	if fb, ok := s.store.(holomem.FactBrowser); ok {
+	if fb, ok := holomem.As[holomem.FactBrowser](s.store); ok {
 		first := today.AddDate(0, 0, 1-chartDays)
 		counts := make([]int, chartDays)
 		for d := range counts {
@@ -149,7 +149,7 @@ func (s *Server) statusCharts(ctx context.Context, ns string, now time.Time) ([]
 		}
 		out = append(out, barChart("chart-facts", "Facts per day in "+ns, first, []series{{Label: "facts", Class: "bar-facts", Counts: counts}}))
 	}
-	if ts, ok := s.store.(holomem.TelemetryStore); ok {
+	if ts, ok := holomem.As[holomem.TelemetryStore](s.store); ok {
 		first := today.AddDate(0, 0, 1-chartHookDay)
 		outcomes := []string{holomem.InjectionInjected, holomem.InjectionEmpty, holomem.InjectionTimeout, holomem.InjectionFailed}
 		stack := make([]series, len(outcomes))

@@ -123,7 +123,7 @@ func (s *Server) newestFacts(w http.ResponseWriter, r *http.Request, p *page, d 
 	}
 	bv.Set("sort", string(holomem.BrowseID))
 	d.Browse, d.Tag = "/browse?"+bv.Encode(), tag
-	if fb, ok := s.store.(holomem.FactBrowser); ok {
+	if fb, ok := holomem.As[holomem.FactBrowser](s.store); ok {
 		var err error
 		if d.Total, err = fb.CountFacts(r.Context(), bf); err != nil {
 			return fmt.Errorf("count facts: %w", err)
