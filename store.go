@@ -605,6 +605,20 @@ type RecentEntitiesFacts interface {
 	RecentFactIDsByEntities(ctx context.Context, namespace string, names []string, limit int) ([][]int64, error)
 }
 
+// FactBrowser is an optional [FactStore] extension that lists facts for
+// people: any order, any page, without reading past the page (keyset
+// paging; see [BrowseFilter]). The web UI's browse page and status charts
+// need it. Implemented by sqlite and postgres (each with partial indexes
+// for the orders).
+type FactBrowser interface {
+	// BrowseFacts returns up to Limit facts matching filter in its order,
+	// after filter.After. The facts' Entities, Embedding and HRR are not
+	// loaded. Returns ErrInvalid for a filter Validate refuses.
+	BrowseFacts(ctx context.Context, filter BrowseFilter) ([]*Fact, error)
+	// CountFacts returns how many facts match filter, ignoring After and Limit.
+	CountFacts(ctx context.Context, filter BrowseFilter) (int, error)
+}
+
 // FactPreparer is an optional [FactStore] extension that splits
 // [FactStore.CreateFacts] in two: PrepareFacts validates fs and derives
 // what needs no database (content hashes, indexed text, entities) at once,
@@ -707,6 +721,7 @@ var Capabilities = []Capability{
 	{"SimilarFactFinder", has[SimilarFactFinder]},
 	{"RecentEntityFacts", has[RecentEntityFacts]},
 	{"RecentEntitiesFacts", has[RecentEntitiesFacts]},
+	{"FactBrowser", has[FactBrowser]},
 	// K cannot be named here (see FactPreparer): the method is found by
 	// name, and consumers assert FactPreparer[*text.Extraction].
 	{"FactPreparer", hasMethod("PrepareFacts")},

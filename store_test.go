@@ -94,6 +94,10 @@ func (capable) RecentFactIDsByEntity(context.Context, string, string, int) ([]in
 func (capable) RecentFactIDsByEntities(context.Context, string, []string, int) ([][]int64, error) {
 	return nil, nil
 }
+func (capable) BrowseFacts(context.Context, holomem.BrowseFilter) ([]*holomem.Fact, error) {
+	return nil, nil
+}
+func (capable) CountFacts(context.Context, holomem.BrowseFilter) (int, error) { return 0, nil }
 func (capable) PrepareFacts([]*holomem.Fact, []*struct{}) (func(context.Context) ([]bool, error), error) {
 	return nil, nil
 }

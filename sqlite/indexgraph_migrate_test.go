@@ -39,6 +39,9 @@ func TestMigrate_indexGraph(t *testing.T) {
 		`INSERT INTO meta (key, value) SELECT 'hnsw:' || namespace, description FROM index_graphs`,
 		`DROP TABLE index_links`,
 		`DROP TABLE index_graphs`,
+		// and without what later migrations add
+		`DROP INDEX facts_browse_updated`, `DROP INDEX facts_browse_created`, `DROP INDEX facts_browse_trust`,
+		`DROP INDEX facts_browse_retrievals`, `DROP INDEX facts_browse_labels`,
 		`PRAGMA user_version = 8`,
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {

@@ -33,6 +33,7 @@ var capabilityTests = map[string][]capabilityTest{
 	"SimilarFactFinder":   {{"Bounded", testSimilarFacts}},
 	"RecentEntityFacts":   {{"Newest", testRecentFactIDsByEntity}},
 	"RecentEntitiesFacts": {{"Newest", testRecentFactIDsByEntities}},
+	"FactBrowser":         {{"Keyset", testBrowseKeyset}, {"Filters", testBrowseFilters}},
 	"FactPreparer":        {{"PrepareThenWrite", testPrepareFacts}, {"Invalid", testPrepareFactsInvalid}},
 }
 

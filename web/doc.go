@@ -11,7 +11,10 @@
 // swap the page in place.
 //
 //	GET  /                         search (hybrid recall, per-channel <meter>s) or the newest facts
+//	GET  /browse                   facts by filters and sort, keyset pages; the URL holds the view (needs a holomem.FactBrowser store)
 //	GET  /facts/{id}               a fact: badge, tags, trust, counts, anchor, entities, edges, causal chain
+//	GET  /facts/{id}/graph         the fact's neighbourhood (?depth=1|2) as server-made SVG
+//	GET  /graph                    a namespace's most central facts (PageRank) with their degree
 //	POST /facts/{id}/edit          content, category, tags
 //	POST /facts/{id}/feedback      helpful=true|false
 //	GET  /facts/{id}/forget        confirmation; POST with confirm=yes forgets
@@ -19,7 +22,8 @@
 //	POST /facts/{id}/link          to=ID kind=K
 //	GET  /probe?entity=            facts about an entity and related entities
 //	GET  /add, POST /add           action=check shows near-duplicates and contradictions, action=save stores
-//	GET  /status                   Options.Status (doctor's findings) and the store's counts
+//	GET  /status                   Options.Status (doctor's findings), the store's counts, SVG charts
+//	                               of facts per day and hook outcomes per day
 //	GET  /import, POST /import     upload (jsonl, gh JSON, zip of markdown) run by Options.Import
 //	GET  /import/{job}             progress, reloading itself until the job ends
 //	GET  /login, POST /login       with Options.Token: the token for an HttpOnly session cookie

@@ -53,10 +53,12 @@ type ui struct {
 	// on /login (only used when Options.Token is set).
 	session string
 	imports *importJobs
+	// central caches the central facts rankings (see centralCache).
+	central *centralCache
 }
 
 func newUI(token string) *ui {
-	u := &ui{secret: make([]byte, 32), imports: newImportJobs()}
+	u := &ui{secret: make([]byte, 32), imports: newImportJobs(), central: newCentralCache()}
 	if _, err := rand.Read(u.secret); err != nil {
 		panic(fmt.Sprintf("web: no randomness for the CSRF secret: %v", err))
 	}
@@ -70,7 +72,7 @@ func newUI(token string) *ui {
 }
 
 // pageNames are the templates/<name>.html files, each rendered inside layout.html.
-var pageNames = []string{"search", "fact", "forget", "add", "status", "import", "job", "probe", "login", "error"}
+var pageNames = []string{"search", "browse", "graph", "central", "fact", "forget", "add", "status", "import", "job", "probe", "login", "error"}
 
 func parsePages() map[string]*template.Template {
 	base := template.Must(template.New("layout.html").Funcs(uiFuncs).ParseFS(uiFiles, "templates/layout.html"))
@@ -168,7 +170,10 @@ func (s *Server) uiRoutes() {
 	m.HandleFunc("POST /login", s.page(s.handleLogin))
 
 	m.HandleFunc("GET /{$}", s.uiAuth(s.handleSearchPage))
+	m.HandleFunc("GET /browse", s.uiAuth(s.handleBrowsePage))
 	m.HandleFunc("GET /facts/{id}", s.uiAuth(s.handleFactPage))
+	m.HandleFunc("GET /facts/{id}/graph", s.uiAuth(s.handleGraphPage))
+	m.HandleFunc("GET /graph", s.uiAuth(s.handleCentralPage))
 	m.HandleFunc("POST /facts/{id}/edit", s.uiAuth(s.handleEditForm))
 	m.HandleFunc("POST /facts/{id}/feedback", s.uiAuth(s.handleFeedbackForm))
 	m.HandleFunc("GET /facts/{id}/forget", s.uiAuth(s.handleForgetPage))

@@ -3,6 +3,8 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +41,9 @@ type searchData struct {
 	Channels string
 	Recent   []*holomem.Fact
 	Total    int
+	// Tag is the ?tag= the newest facts are narrowed to; Browse is the
+	// browse page with the same filters.
+	Tag, Browse string
 }
 
 // searchPageLimit is the default number of hits on the search page.
@@ -60,27 +65,7 @@ func (s *Server) handleSearchPage(w http.ResponseWriter, r *http.Request, p *pag
 	d := &searchData{Form: f}
 	p.Title, p.Nav, p.Data = "Search", "search", d
 	if f.Q == "" {
-		ns := p.Namespace
-		flt := holomem.FactFilter{Namespace: &ns, Limit: 1, IncludeSuperseded: f.Superseded}
-		if f.Category != "" {
-			flt.Category = &f.Category
-		}
-		_, total, err := s.store.FindFacts(r.Context(), flt)
-		if err != nil {
-			return fmt.Errorf("count facts: %w", err)
-		}
-		d.Total = total
-		// The newest facts: page from the end by offset.
-		flt.Limit, flt.Offset = f.Limit, max(0, total-f.Limit)
-		recent, _, err := s.store.FindFacts(r.Context(), flt)
-		if err != nil {
-			return fmt.Errorf("list facts: %w", err)
-		}
-		for i, j := 0, len(recent)-1; i < j; i, j = i+1, j-1 {
-			recent[i], recent[j] = recent[j], recent[i]
-		}
-		d.Recent = recent
-		return s.render(w, r, "search", p)
+		return s.newestFacts(w, r, p, d, strings.TrimSpace(v.Get("tag")))
 	}
 	q := holomem.Query{Text: f.Q, Namespace: p.Namespace, Category: f.Category, Limit: f.Limit,
 		IncludeSuperseded: f.Superseded, PPR: f.PPR,
@@ -108,6 +93,57 @@ func (s *Server) handleSearchPage(w http.ResponseWriter, r *http.Request, p *pag
 	for i, h := range res.Hits {
 		d.Hits[i] = hitView{Hit: h, Bars: scoreBars(h.Scores, res.Channels)}
 	}
+	return s.render(w, r, "search", p)
+}
+
+// newestFacts fills the home page without a query: the namespace's newest
+// facts under the category (and ?tag=) filter, read newest first by
+// keyset when the store can (no OFFSET scan), with a link to the browse
+// page holding the same filters.
+func (s *Server) newestFacts(w http.ResponseWriter, r *http.Request, p *page, d *searchData, tag string) error {
+	ns, f := p.Namespace, d.Form
+	flt := holomem.FactFilter{Namespace: &ns, Limit: 1, IncludeSuperseded: f.Superseded}
+	bf := holomem.BrowseFilter{Namespace: &ns, Order: holomem.BrowseID, Limit: f.Limit}
+	if f.Superseded {
+		bf.Superseded = holomem.SupersededShow
+	}
+	if f.Category != "" {
+		flt.Category, bf.Category = &f.Category, &f.Category
+	}
+	if tag != "" {
+		flt.Tag, bf.Tag = &tag, &tag
+	}
+	bv := url.Values{"namespace": {ns}}
+	for k, x := range map[string]string{"category": f.Category, "tag": tag, "superseded": string(bf.Superseded)} {
+		if x != "" {
+			bv.Set(k, x)
+		}
+	}
+	bv.Set("sort", string(holomem.BrowseID))
+	d.Browse, d.Tag = "/browse?"+bv.Encode(), tag
+	if fb, ok := holomem.As[holomem.FactBrowser](s.store); ok {
+		var err error
+		if d.Total, err = fb.CountFacts(r.Context(), bf); err != nil {
+			return fmt.Errorf("count facts: %w", err)
+		}
+		if d.Recent, err = fb.BrowseFacts(r.Context(), bf); err != nil {
+			return fmt.Errorf("list facts: %w", err)
+		}
+		return s.render(w, r, "search", p)
+	}
+	_, total, err := s.store.FindFacts(r.Context(), flt)
+	if err != nil {
+		return fmt.Errorf("count facts: %w", err)
+	}
+	d.Total = total
+	// The newest facts: page from the end by offset.
+	flt.Limit, flt.Offset = f.Limit, max(0, total-f.Limit)
+	recent, _, err := s.store.FindFacts(r.Context(), flt)
+	if err != nil {
+		return fmt.Errorf("list facts: %w", err)
+	}
+	slices.Reverse(recent)
+	d.Recent = recent
 	return s.render(w, r, "search", p)
 }
 

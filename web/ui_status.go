@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/holomem/holomem"
 )
@@ -37,6 +38,7 @@ type statusData struct {
 	Status *Status
 	Stats  *holomem.Stats
 	Counts []StatusSection
+	Charts []*chart
 }
 
 // memoryStatus lays holomem.Status out as a status section.
@@ -87,6 +89,9 @@ func (s *Server) handleStatusPage(w http.ResponseWriter, r *http.Request, p *pag
 	}
 	d.Stats = st
 	d.Counts = countSections(st)
+	if d.Charts, err = s.statusCharts(r.Context(), p.Namespace, time.Now().UTC()); err != nil {
+		return err
+	}
 	p.Title, p.Nav, p.Data = "Status", "status", d
 	return s.render(w, r, "status", p)
 }
