@@ -9,7 +9,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/backend"
-	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
 	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/sqlite"
 )

@@ -13,7 +13,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/backend"
-	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
 )
 
 // capabilityDocs returns the doc comment of each interface store.go

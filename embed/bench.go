@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem/errs"
-	"github.com/holomem/holomem/internal/cputime"
+	"github.com/holomem/holomem/internal/leaf/cputime"
 )
 
 // MiniLML12Config is the shape of paraphrase-multilingual-MiniLM-L12-v2

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/holomem/holomem/internal/cputime"
+	"github.com/holomem/holomem/internal/leaf/cputime"
 
 	"github.com/holomem/holomem/embed"
 )

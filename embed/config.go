@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/holomem/holomem/internal/safefile"
+	"github.com/holomem/holomem/internal/leaf/safefile"
 
 	"github.com/holomem/holomem/errs"
 )

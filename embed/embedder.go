@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/holomem/holomem/internal/safefile"
+	"github.com/holomem/holomem/internal/leaf/safefile"
 
 	"github.com/holomem/holomem/errs"
 	"github.com/holomem/holomem/spm"

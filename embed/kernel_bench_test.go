@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/holomem/holomem/internal/cputime"
+	"github.com/holomem/holomem/internal/leaf/cputime"
 )
 
 var sinkF []float32

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/holomem/holomem/internal/cputime"
+	"github.com/holomem/holomem/internal/leaf/cputime"
 )
 
 // BenchmarkGemmTile measures the kernel alone on one panel held in L1

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem/graph"
-	"github.com/holomem/holomem/internal/cputime"
+	"github.com/holomem/holomem/internal/leaf/cputime"
 )
 
 // sink keeps benchmark results alive so the compiler cannot drop the work.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/holomem/holomem/internal/safefile"
+	"github.com/holomem/holomem/internal/leaf/safefile"
 
 	"github.com/holomem/holomem/errs"
 )

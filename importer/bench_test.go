@@ -12,7 +12,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/importer"
-	"github.com/holomem/holomem/internal/cputime"
+	"github.com/holomem/holomem/internal/leaf/cputime"
 )
 
 // sink keeps benchmark results alive.

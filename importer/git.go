@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/lazyre"
+	"github.com/holomem/holomem/internal/leaf/lazyre"
 )
 
 // GitOptions tune [Git]. The zero value imports all of HEAD's history

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/lazyre"
+	"github.com/holomem/holomem/internal/leaf/lazyre"
 )
 
 // MaxRecordContent is the largest content the GitHub and Git importers

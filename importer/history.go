@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/lazyre"
+	"github.com/holomem/holomem/internal/leaf/lazyre"
 )
 
 // Reasons of the links a git history makes between its own commits.

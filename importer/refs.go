@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/holomem/holomem/internal/lazyre"
+	"github.com/holomem/holomem/internal/leaf/lazyre"
 )
 
 // issueRef is a reference to issue Num of Repo ("" = the repository being

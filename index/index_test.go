@@ -13,7 +13,7 @@ import (
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/hnsw"
 	"github.com/holomem/holomem/index"
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/internal/testkit/testutil"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/vec"
 )

@@ -9,8 +9,8 @@ import (
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/hnsw"
 	"github.com/holomem/holomem/index"
-	"github.com/holomem/holomem/internal/cputime"
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/internal/leaf/cputime"
+	"github.com/holomem/holomem/internal/testkit/testutil"
 	"github.com/holomem/holomem/retrieve"
 )
 

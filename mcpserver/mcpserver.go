@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/holomem/holomem/internal/jsontext"
+	"github.com/holomem/holomem/internal/leaf/jsontext"
 	"io"
 	"log/slog"
 	"net/http"

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/holomem/holomem/internal/jsontext"
+	"github.com/holomem/holomem/internal/leaf/jsontext"
 	"io"
 	"sync"
 	"unicode/utf8"

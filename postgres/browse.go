@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 var _ holomem.FactBrowser = (*Store)(nil)

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
 	"github.com/holomem/holomem/postgres"
 )
 

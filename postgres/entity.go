@@ -9,8 +9,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 

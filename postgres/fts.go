@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 

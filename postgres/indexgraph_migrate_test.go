@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/pgtest"
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
+	"github.com/holomem/holomem/internal/testkit/testutil"
 	"github.com/holomem/holomem/postgres"
 )
 

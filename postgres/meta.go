@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // Meta returns the value stored under key, or ErrNotFound.

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
 )
 
 // TestSubscribe: a Store LISTENing hears the namespaces another Store

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/pgtest"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
 )
 
 // TestQueryPlans loads 100k facts, 100k edges and 10k entities with

@@ -19,7 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 

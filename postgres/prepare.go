@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
 	"github.com/holomem/holomem/text"
 )
 

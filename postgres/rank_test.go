@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // ftsSearch is the full-text query. $1 is a tsquery built by tsquery()

@@ -1,6 +1,6 @@
 package postgres
 
-import "github.com/holomem/holomem/internal/sqlstore"
+import "github.com/holomem/holomem/internal/store/sqlstore"
 
 // size is Stats' SizeBytes: the on-disk size of holomem's tables with
 // their indexes and TOAST data (the whole store, whatever namespace).

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
 	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/storetest"
 )

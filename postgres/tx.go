@@ -8,7 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // dialect is PostgreSQL's spelling of the statements package sqlstore

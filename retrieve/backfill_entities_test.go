@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/internal/testkit/testutil"
 	"github.com/holomem/holomem/retrieve"
 )
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/synth"
+	"github.com/holomem/holomem/internal/bench/synth"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
 	"github.com/holomem/holomem/text"

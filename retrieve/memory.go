@@ -14,7 +14,7 @@ import (
 	"github.com/holomem/holomem/anchor"
 	"github.com/holomem/holomem/hrr"
 	"github.com/holomem/holomem/index"
-	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
 	"github.com/holomem/holomem/text"
 )
 

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/internal/testkit/testutil"
 	"github.com/holomem/holomem/retrieve"
 )
 

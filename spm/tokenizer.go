@@ -8,7 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/holomem/holomem/internal/safefile"
+	"github.com/holomem/holomem/internal/leaf/safefile"
 
 	"github.com/holomem/holomem/errs"
 )

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 var _ holomem.FactBrowser = (*Store)(nil)

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
 )
 
 // dedupeCorpus mixes key-less and keyed facts that repeat each other's

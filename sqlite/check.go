@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
 )
 
 // OpenForCheck opens an existing database file read-only for checking

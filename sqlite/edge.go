@@ -2,7 +2,7 @@ package sqlite
 
 import (
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // Refs implements sqlstore.WriteTx.

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 

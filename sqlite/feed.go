@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 var _ holomem.OwnChangeFeeder = (*Store)(nil)

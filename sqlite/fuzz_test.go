@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
 )
 
 // FuzzSearchText checks that no query, however hostile to FTS5, gives an

@@ -3,7 +3,7 @@ package sqlite
 import (
 	"context"
 
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // Meta returns the value stored under key. Returns ErrNotFound if the key

@@ -14,7 +14,7 @@ import (
 	"sync"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // ftsSearch is the full-text query. The MATCH expression comes from

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // Write-time hygiene's candidate search (see SimilarFacts). Neither

@@ -24,7 +24,7 @@ import (
 	msqlite "modernc.org/sqlite"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 	"github.com/holomem/holomem/text"
 )
 

@@ -3,7 +3,7 @@ package sqlite
 import (
 	"os"
 
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // size is Stats' SizeBytes: the database file plus its write-ahead log.

@@ -13,7 +13,7 @@ import (
 	msqlite "modernc.org/sqlite"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/sqlstore"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // wtx is a write transaction. Its statements are prepared on the single

@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/holomem/holomem/internal/lazyre"
+	"github.com/holomem/holomem/internal/leaf/lazyre"
 )
 
 // EntityKind says how an entity was recognised.

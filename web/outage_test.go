@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
 	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/web"

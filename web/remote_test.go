@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/internal/testkit/testutil"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/web"
 )

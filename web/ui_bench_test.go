@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/cputime"
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/internal/leaf/cputime"
+	"github.com/holomem/holomem/internal/testkit/testutil"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/web"
 )

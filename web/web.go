@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/holomem/holomem/internal/jsontext"
+	"github.com/holomem/holomem/internal/leaf/jsontext"
 	"io"
 	"log/slog"
 	"net"

@@ -13,7 +13,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/backend"
-	"github.com/holomem/holomem/internal/agentconf"
+	"github.com/holomem/holomem/internal/app/agentconf"
 )
 
 func (a *app) connectCmd() *cobra.Command {

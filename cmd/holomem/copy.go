@@ -12,7 +12,7 @@ import (
 
 	"github.com/holomem/holomem/backend"
 	"github.com/holomem/holomem/index"
-	"github.com/holomem/holomem/internal/storecopy"
+	"github.com/holomem/holomem/internal/app/storecopy"
 )
 
 func (a *app) copyCmd() *cobra.Command {
@@ -27,7 +27,7 @@ but the HNSW graph's from one database to another, in transactions of --batch
 facts, printing progress. SRC and DST are SQLite files ("sqlite:PATH" or a
 path) or postgres:// addresses. Interrupted? Run it again: facts the
 destination already holds are recognised, not duplicated. At the end both
-sides are counted and checksummed without ids (see internal/storecopy), and
+sides are counted and checksummed without ids (see internal/app/storecopy), and
 a difference is an error. Then the vector index's graphs are built on the
 destination for the models the source had graphs of (they hold the source's
 ids, so they are built, not copied); --no-graph skips that (run

@@ -9,7 +9,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/backend"
-	"github.com/holomem/holomem/internal/hooksock"
+	"github.com/holomem/holomem/internal/app/hooksock"
 )
 
 // storeKey names the store of --db for the hook socket (see

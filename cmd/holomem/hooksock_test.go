@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/holomem/holomem/internal/hooksock"
+	"github.com/holomem/holomem/internal/app/hooksock"
 )
 
 // TestCLI_HookViaServer runs the prompt hook against a running `holomem

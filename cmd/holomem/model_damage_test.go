@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/internal/testkit/testutil"
 )
 
 // TestCLI_DamagedModelDegrades: a model directory whose files are damaged

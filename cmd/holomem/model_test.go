@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/internal/testkit/testutil"
 )
 
 // localHub serves the files of dir the way the model hub does (revision,

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/holomem/holomem/internal/lazyre"
+	"github.com/holomem/holomem/internal/leaf/lazyre"
 )
 
 // gitTimeout bounds the git calls namespace detection makes: a hook must

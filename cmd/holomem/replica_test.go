@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/holomem/holomem/internal/pgtest"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
 )
 
 // startServe runs `holomem serve` in-process on a free port and returns

@@ -12,7 +12,7 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/backup"
-	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
 	"github.com/holomem/holomem/sqlite"
 )
 

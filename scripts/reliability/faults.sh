@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export HOLOMEM_FAULTS=1 HOLOMEM_FAULT_TRIALS="${HOLOMEM_FAULT_TRIALS:-100}"
-go test -count=1 -timeout 3h -v -run 'TestFault' ./internal/faults/ | grep -E '^(--- |ok|FAIL|PASS)|FIGURE'
+go test -count=1 -timeout 3h -v -run 'TestFault' ./internal/testkit/faults/ | grep -E '^(--- |ok|FAIL|PASS)|FIGURE'

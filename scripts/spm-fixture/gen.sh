@@ -5,7 +5,7 @@
 # Run from anywhere: scripts/spm-fixture/gen.sh
 #
 # Outputs (all deterministic for a given spm_train version; 0.1.97 made them):
-#   fixture.model       XLM-R style model (nmt_nfkc); also used by internal/testutil
+#   fixture.model       XLM-R style model (nmt_nfkc); also used by internal/testkit/testutil
 #   custom.model        custom rule table, user-defined symbols, byte fallback
 #   sentences.txt       3000 test sentences (gen.py), one per line
 #   sentences_bad.txt   invalid UTF-8 and control bytes

@@ -1,7 +1,7 @@
 package bench
 
 import (
-	"github.com/holomem/holomem/internal/annbench"
+	"github.com/holomem/holomem/internal/bench/annbench"
 	"github.com/spf13/cobra"
 )
 

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/holomem/holomem/internal/synth"
+	"github.com/holomem/holomem/internal/bench/synth"
 	"github.com/spf13/cobra"
 )
 

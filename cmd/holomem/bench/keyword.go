@@ -3,7 +3,7 @@ package bench
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/holomem/holomem/internal/kwbench"
+	"github.com/holomem/holomem/internal/bench/kwbench"
 )
 
 func (e *Env) keywordCmd() *cobra.Command {

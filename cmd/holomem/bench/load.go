@@ -23,7 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/holomem/holomem/internal/synth"
+	"github.com/holomem/holomem/internal/bench/synth"
 	"github.com/holomem/holomem/sqlite"
 )
 

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/holomem/holomem/internal/synth"
+	"github.com/holomem/holomem/internal/bench/synth"
 	"github.com/spf13/cobra"
 )
 

@@ -15,7 +15,7 @@ import (
 	"unicode"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/percentile"
+	"github.com/holomem/holomem/internal/leaf/percentile"
 )
 
 // ContentHash is the first 8 bytes of SHA-256(content) as a signed

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
 )
 
 // WriteTx is a store's write transaction as the shared write methods use

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
 )
 
 // Hot lookups, named so the stores' plan tests can check they use an index.

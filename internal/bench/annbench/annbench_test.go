@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/holomem/holomem/internal/annbench"
+	"github.com/holomem/holomem/internal/bench/annbench"
 	"github.com/holomem/holomem/vec"
 )
 

@@ -26,8 +26,8 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/cputime"
-	"github.com/holomem/holomem/internal/percentile"
+	"github.com/holomem/holomem/internal/leaf/cputime"
+	"github.com/holomem/holomem/internal/leaf/percentile"
 	"github.com/holomem/holomem/retrieve"
 	"github.com/holomem/holomem/sqlite"
 )

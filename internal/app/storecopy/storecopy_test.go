@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/pgtest"
-	"github.com/holomem/holomem/internal/storecopy"
+	"github.com/holomem/holomem/internal/app/storecopy"
+	"github.com/holomem/holomem/internal/testkit/pgtest"
 	"github.com/holomem/holomem/postgres"
 	"github.com/holomem/holomem/sqlite"
 )

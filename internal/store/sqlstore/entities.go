@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
 	"github.com/holomem/holomem/text"
 )
 

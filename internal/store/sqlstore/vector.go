@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/holomem/holomem"
-	"github.com/holomem/holomem/internal/rowcodec"
+	"github.com/holomem/holomem/internal/leaf/rowcodec"
 )
 
 // ScanHRR calls fn with each fact's HRR vector in the namespace (all

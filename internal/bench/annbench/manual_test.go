@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/holomem/holomem/internal/annbench"
+	"github.com/holomem/holomem/internal/bench/annbench"
 )
 
 // Flags for TestManual, which runs a full benchmark until `holomem bench

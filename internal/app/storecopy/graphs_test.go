@@ -5,8 +5,8 @@ import (
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/index"
-	"github.com/holomem/holomem/internal/storecopy"
-	"github.com/holomem/holomem/internal/testutil"
+	"github.com/holomem/holomem/internal/app/storecopy"
+	"github.com/holomem/holomem/internal/testkit/testutil"
 )
 
 // TestBuildGraphs: after a copy the destination has no graph of its own
