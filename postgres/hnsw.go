@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // IndexGraph returns the description stored with namespace's HNSW graph.
@@ -68,7 +69,7 @@ func (s *Store) SaveIndexGraph(ctx context.Context, namespace, desc string, link
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	err := s.update(ctx, func(w *wtx) error {
-		if err := w.deleteIndexGraph(namespace); err != nil {
+		if err := sqlstore.DeleteIndexGraph(w, namespace); err != nil {
 			return err
 		}
 		if len(ids) > 0 {
@@ -115,20 +116,4 @@ func (s *Store) SaveIndexGraph(ctx context.Context, namespace, desc string, link
 		return fmt.Errorf("save index graph of %q: %w", namespace, err)
 	}
 	return nil
-}
-
-// DeleteIndexGraph removes namespace's description and links.
-func (s *Store) DeleteIndexGraph(ctx context.Context, namespace string) error {
-	if err := s.update(ctx, func(w *wtx) error { return w.deleteIndexGraph(namespace) }); err != nil {
-		return fmt.Errorf("delete index graph of %q: %w", namespace, err)
-	}
-	return nil
-}
-
-func (w *wtx) deleteIndexGraph(namespace string) error {
-	if _, err := w.exec("DELETE FROM index_graphs WHERE namespace = $1", namespace); err != nil {
-		return err
-	}
-	_, err := w.exec("DELETE FROM index_links WHERE namespace = $1", namespace)
-	return err
 }

@@ -1,14 +1,13 @@
 package postgres
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // Write-time hygiene's candidate search (see SimilarFacts). Neither
@@ -104,17 +103,7 @@ func (s *Store) SimilarFacts(ctx context.Context, namespace string, terms []stri
 			}
 			return rows.Err()
 		}
-		out = make([]holomem.TextMatch, 0, len(score))
-		for id, x := range score {
-			out = append(out, holomem.TextMatch{ID: id, Score: x / total})
-		}
-		slices.SortFunc(out, func(a, b holomem.TextMatch) int {
-			if c := cmp.Compare(b.Score, a.Score); c != 0 {
-				return c
-			}
-			return cmp.Compare(b.ID, a.ID)
-		})
-		out = out[:min(len(out), limit)]
+		out = sqlstore.RankedMatches(score, total, limit)
 		return nil
 	})
 	if err != nil {

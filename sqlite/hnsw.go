@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/holomem/holomem"
+	"github.com/holomem/holomem/internal/store/sqlstore"
 )
 
 // indexGraphSchema is the schema version that made the index's tables
@@ -65,7 +66,7 @@ func (s *Store) IndexLinks(ctx context.Context, namespace string) ([]holomem.Ind
 // one transaction. Each link must join two facts of the namespace.
 func (s *Store) SaveIndexGraph(ctx context.Context, namespace, desc string, links []holomem.IndexLink) error {
 	err := s.update(ctx, func(w *wtx) error {
-		if err := w.deleteIndexGraph(namespace); err != nil {
+		if err := sqlstore.DeleteIndexGraph(w, namespace); err != nil {
 			return err
 		}
 		for i, l := range links {
@@ -105,20 +106,4 @@ func (w *wtx) indexLinkOK(namespace string, l holomem.IndexLink) error {
 		}
 	}
 	return nil
-}
-
-// DeleteIndexGraph removes namespace's description and links.
-func (s *Store) DeleteIndexGraph(ctx context.Context, namespace string) error {
-	if err := s.update(ctx, func(w *wtx) error { return w.deleteIndexGraph(namespace) }); err != nil {
-		return fmt.Errorf("delete index graph of %q: %w", namespace, err)
-	}
-	return nil
-}
-
-func (w *wtx) deleteIndexGraph(namespace string) error {
-	if _, err := w.exec("DELETE FROM index_graphs WHERE namespace = ?", namespace); err != nil {
-		return err
-	}
-	_, err := w.exec("DELETE FROM index_links WHERE namespace = ?", namespace)
-	return err
 }

@@ -1,12 +1,10 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -108,17 +106,7 @@ func (s *Store) SimilarFacts(ctx context.Context, namespace string, terms []stri
 			}
 			return err
 		}
-		out = make([]holomem.TextMatch, 0, len(score))
-		for id, x := range score {
-			out = append(out, holomem.TextMatch{ID: id, Score: x / total})
-		}
-		slices.SortFunc(out, func(a, b holomem.TextMatch) int {
-			if c := cmp.Compare(b.Score, a.Score); c != 0 {
-				return c
-			}
-			return cmp.Compare(b.ID, a.ID)
-		})
-		out = out[:min(len(out), limit)]
+		out = sqlstore.RankedMatches(score, total, limit)
 		return nil
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -89,4 +90,21 @@ func Normalise(hits []holomem.TextMatch, scale float64) []holomem.TextMatch {
 		}
 	}
 	return hits
+}
+
+// RankedMatches turns hygiene's per-fact word weights into matches scored
+// by their share of total, best first (ties: the newer fact first), at
+// most limit.
+func RankedMatches(score map[int64]float64, total float64, limit int) []holomem.TextMatch {
+	out := make([]holomem.TextMatch, 0, len(score))
+	for id, x := range score {
+		out = append(out, holomem.TextMatch{ID: id, Score: x / total})
+	}
+	slices.SortFunc(out, func(a, b holomem.TextMatch) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.ID, a.ID)
+	})
+	return out[:min(len(out), limit)]
 }

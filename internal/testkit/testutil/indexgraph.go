@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -159,5 +160,34 @@ func CheckGraph(tb testing.TB, s holomem.Store, snap *GraphSnapshot) {
 		if !slices.Equal(got[i], snap.Results[i]) {
 			tb.Fatalf("query %d: %v, before %v", i, got[i], snap.Results[i])
 		}
+	}
+}
+
+// CheckMigratedGraph is CheckGraph after a store moved an old-style graph
+// (layer edges "hnsw_lN" of origin hnsw, an "hnsw:NS" meta description)
+// into the index's tables: no such edge or meta is left, and a user's own
+// edge of kind "hnsw_l2" (origin user) survives.
+func CheckMigratedGraph(tb testing.TB, s holomem.Store, snap *GraphSnapshot) {
+	tb.Helper()
+	CheckGraph(tb, s, snap)
+	ctx := context.Background()
+	es, err := s.FindEdges(ctx, holomem.EdgeFilter{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	user := 0
+	for _, e := range es {
+		switch {
+		case e.Kind == "hnsw_l2" && e.Origin == holomem.OriginUser:
+			user++
+		case e.Kind != holomem.EdgeSimilar:
+			tb.Fatalf("edge %+v left after the migration", e)
+		}
+	}
+	if user != 1 {
+		tb.Errorf("the user's hnsw_l2 edge: %d after the migration, want 1", user)
+	}
+	if v, err := s.Meta(ctx, "hnsw:default"); err == nil {
+		tb.Errorf("meta hnsw:default left after the migration: %q", v)
 	}
 }

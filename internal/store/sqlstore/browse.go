@@ -1,18 +1,14 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/holomem/holomem"
 	"github.com/holomem/holomem/internal/leaf/rowcodec"
-	"github.com/holomem/holomem/internal/store/sqlstore"
 )
-
-var _ holomem.FactBrowser = (*Store)(nil)
 
 // browseColumn is the column of each browse order.
 var browseColumn = map[holomem.BrowseOrder]string{
@@ -25,7 +21,7 @@ var browseColumn = map[holomem.BrowseOrder]string{
 
 // browseWhere returns the conditions of filter (without its cursor) over
 // facts aliased f; ok is false when the filter can match nothing.
-func browseWhere(filter holomem.BrowseFilter) (where []string, args []any, ok bool) {
+func browseWhere(d *Dialect, filter holomem.BrowseFilter) (where []string, args []any, ok bool) {
 	eq := func(col string, v *string) {
 		if v != nil {
 			where, args = append(where, col+" = ?"), append(args, *v)
@@ -39,7 +35,7 @@ func browseWhere(filter holomem.BrowseFilter) (where []string, args []any, ok bo
 		if len(tag) == 0 {
 			return nil, nil, false
 		}
-		where, args = append(where, "instr(' ' || f.tags || ' ', ?) > 0"), append(args, " "+tag[0]+" ")
+		where, args = append(where, d.Substr+"(' ' || f.tags || ' ', ?) > 0"), append(args, " "+tag[0]+" ")
 	}
 	if filter.MinTrust != nil {
 		where, args = append(where, "f.trust >= ?"), append(args, *filter.MinTrust)
@@ -49,10 +45,10 @@ func browseWhere(filter holomem.BrowseFilter) (where []string, args []any, ok bo
 	}
 	span := func(col string, from, to time.Time) {
 		if !from.IsZero() {
-			where, args = append(where, col+" >= ?"), append(args, nanos(from))
+			where, args = append(where, col+" >= ?"), append(args, from.UnixNano())
 		}
 		if !to.IsZero() {
-			where, args = append(where, col+" < ?"), append(args, nanos(to))
+			where, args = append(where, col+" < ?"), append(args, to.UnixNano())
 		}
 	}
 	span("f.created_at", filter.CreatedFrom, filter.CreatedTo)
@@ -69,11 +65,11 @@ func browseWhere(filter holomem.BrowseFilter) (where []string, args []any, ok bo
 // BrowseFacts returns a page of facts in the filter's order; see
 // [holomem.FactBrowser]. The page after a cursor is a range condition on
 // (key, id), so page 1000 costs what page 1 does.
-func (s *Store) BrowseFacts(ctx context.Context, filter holomem.BrowseFilter) ([]*holomem.Fact, error) {
+func (b *Base) BrowseFacts(ctx context.Context, filter holomem.BrowseFilter) ([]*holomem.Fact, error) {
 	if err := filter.Validate(); err != nil {
 		return nil, fmt.Errorf("browse facts: %w", err)
 	}
-	where, args, ok := browseWhere(filter)
+	where, args, ok := browseWhere(b.Dialect, filter)
 	if !ok {
 		return nil, nil
 	}
@@ -86,7 +82,7 @@ func (s *Store) BrowseFacts(ctx context.Context, filter holomem.BrowseFilter) ([
 		var key any
 		switch filter.EffectiveOrder() {
 		case holomem.BrowseUpdated, holomem.BrowseEvent:
-			key = nanos(c.Time)
+			key = c.Time.UnixNano()
 		case holomem.BrowseTrust:
 			key = c.Trust
 		case holomem.BrowseRetrievals:
@@ -95,7 +91,7 @@ func (s *Store) BrowseFacts(ctx context.Context, filter holomem.BrowseFilter) ([
 		if key == nil {
 			where, args = append(where, "f.id "+cmp+" ?"), append(args, c.ID)
 		} else {
-			// A row value: SQLite seeks the order's index to it.
+			// A row value: the order's index is searched from it.
 			where, args = append(where, "("+col+", f.id) "+cmp+" (?, ?)"), append(args, key, c.ID)
 		}
 	}
@@ -103,21 +99,21 @@ func (s *Store) BrowseFacts(ctx context.Context, filter holomem.BrowseFilter) ([
 	if limit == 0 {
 		limit = holomem.DefaultLimit
 	}
-	q := "SELECT " + dialect.FactColumns(false, false) + " FROM facts f" + whereClause(where) + " ORDER BY "
+	q := "SELECT " + b.Dialect.FactColumns(false, false) + " FROM facts f" + whereClause(where) + " ORDER BY "
 	if col != "f.id" {
 		q += col + " " + dir + ", "
 	}
 	q += "f.id " + dir + " LIMIT ?"
 	args = append(args, limit)
 	var out []*holomem.Fact
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, q, args...)
+	err := b.Read(ctx, nil, func(tx Tx) error {
+		rows, err := tx.Query(q, args...)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			f, err := sqlstore.ScanFact(rows)
+			f, err := ScanFact(rows)
 			if err != nil {
 				return err
 			}
@@ -132,17 +128,17 @@ func (s *Store) BrowseFacts(ctx context.Context, filter holomem.BrowseFilter) ([
 }
 
 // CountFacts returns how many facts match filter; see [holomem.FactBrowser].
-func (s *Store) CountFacts(ctx context.Context, filter holomem.BrowseFilter) (int, error) {
+func (b *Base) CountFacts(ctx context.Context, filter holomem.BrowseFilter) (int, error) {
 	if err := filter.Validate(); err != nil {
 		return 0, fmt.Errorf("count facts: %w", err)
 	}
-	where, args, ok := browseWhere(filter)
+	where, args, ok := browseWhere(b.Dialect, filter)
 	if !ok {
 		return 0, nil
 	}
 	var n int
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, "SELECT count(*) FROM facts f"+whereClause(where), args...).Scan(&n)
+	err := b.ReadOne(ctx, func(tx Tx) error {
+		return tx.QueryRow("SELECT count(*) FROM facts f"+whereClause(where), args...).Scan(&n)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("count facts: %w", err)
