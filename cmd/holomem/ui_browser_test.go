@@ -121,37 +121,8 @@ func TestWebUI_Browser(t *testing.T) {
 
 	base := startUIServe(t, c.db)
 
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.WindowSize(1280, 900))...)
-	defer acancel()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-
-	var dialogs atomic.Int32
-	var cspMu sync.Mutex
-	var csp []string
-	// The first call starts the browser; it must not carry a timeout.
-	if _, err := chromedp.Call(bctx, log.Enable, cdp.Empty{}); err != nil {
-		t.Fatalf("start Chromium %s: %v", browser, err)
-	}
-	if err := chromedp.Listen(bctx, func(ev any) {
-		switch e := ev.(type) {
-		case *page.EventJavascriptDialogOpening:
-			dialogs.Add(1)
-			go chromedp.Call(bctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}) //nolint:errcheck // best effort: the assertion is the count
-		case *log.EventEntryAdded:
-			if strings.Contains(e.Entry.Text, "Content Security Policy") {
-				cspMu.Lock()
-				csp = append(csp, e.Entry.Text)
-				cspMu.Unlock()
-			}
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithTimeout(bctx, 5*time.Minute) // a guard against hangs, not a speed check
-	defer stop()
+	bs := startBrowser(t, browser)
+	ctx := bs.ctx
 
 	pageText := func() string {
 		s, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("body")))
@@ -524,14 +495,7 @@ func TestWebUI_Browser(t *testing.T) {
 		do(t, "wide again", chromedp.EmulateViewport(1280, 900))
 	})
 
-	if n := dialogs.Load(); n != 0 {
-		t.Errorf("%d JavaScript dialogs opened (content ran as script?)", n)
-	}
-	cspMu.Lock()
-	defer cspMu.Unlock()
-	if len(csp) != 0 {
-		t.Errorf("Content-Security-Policy violations (htmx or a page needs inline code):\n%s", strings.Join(csp, "\n"))
-	}
+	bs.check(t)
 }
 
 // tabbablesJS lists, in document order, the controls a keyboard user must
@@ -647,5 +611,64 @@ func TestUICommand(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "Ansible") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
 		t.Errorf("GET /?q=nginx: %d %.300s", resp.StatusCode, body)
+	}
+}
+
+// browserSession is a headless Chromium the web UI's browser tests drive:
+// it accepts (and counts) JavaScript dialogs, which only content run as
+// script would open, and collects Content-Security-Policy violations.
+type browserSession struct {
+	ctx     context.Context
+	dialogs atomic.Int32
+	mu      sync.Mutex
+	csp     []string
+}
+
+// startBrowser starts Chromium at 1280x900; it is closed when t ends. Its
+// context carries a 5-minute guard against hangs, not a speed check.
+func startBrowser(t *testing.T, browser string) *browserSession {
+	t.Helper()
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.WindowSize(1280, 900))...)
+	t.Cleanup(acancel)
+	bctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	bs := &browserSession{}
+	// The first call starts the browser; it must not carry a timeout.
+	if _, err := chromedp.Call(bctx, log.Enable, cdp.Empty{}); err != nil {
+		t.Fatalf("start Chromium %s: %v", browser, err)
+	}
+	if err := chromedp.Listen(bctx, func(ev any) {
+		switch e := ev.(type) {
+		case *page.EventJavascriptDialogOpening:
+			bs.dialogs.Add(1)
+			go chromedp.Call(bctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}) //nolint:errcheck // best effort: the assertion is the count
+		case *log.EventEntryAdded:
+			if strings.Contains(e.Entry.Text, "Content Security Policy") {
+				bs.mu.Lock()
+				bs.csp = append(bs.csp, e.Entry.Text)
+				bs.mu.Unlock()
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithTimeout(bctx, 5*time.Minute)
+	t.Cleanup(stop)
+	bs.ctx = ctx
+	return bs
+}
+
+// check fails t if a dialog opened or the policy was violated.
+func (bs *browserSession) check(t *testing.T) {
+	t.Helper()
+	if n := bs.dialogs.Load(); n != 0 {
+		t.Errorf("%d JavaScript dialogs opened (content ran as script?)", n)
+	}
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	if len(bs.csp) != 0 {
+		t.Errorf("Content-Security-Policy violations (htmx or a page needs inline code):\n%s", strings.Join(bs.csp, "\n"))
 	}
 }

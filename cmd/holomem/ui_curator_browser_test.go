@@ -5,14 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -45,35 +40,8 @@ func TestWebUI_BrowserCurator(t *testing.T) {
 	c.ok("link", "1", "8", "--kind", "temporal")
 
 	base := startUIServe(t, c.db)
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.WindowSize(1280, 900))...)
-	defer acancel()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	var dialogs atomic.Int32
-	var cspMu sync.Mutex
-	var csp []string
-	if _, err := chromedp.Call(bctx, log.Enable, cdp.Empty{}); err != nil {
-		t.Fatalf("start Chromium %s: %v", browser, err)
-	}
-	if err := chromedp.Listen(bctx, func(ev any) {
-		switch e := ev.(type) {
-		case *page.EventJavascriptDialogOpening:
-			dialogs.Add(1)
-			go chromedp.Call(bctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}) //nolint:errcheck // best effort: the assertion is the count
-		case *log.EventEntryAdded:
-			if strings.Contains(e.Entry.Text, "Content Security Policy") {
-				cspMu.Lock()
-				csp = append(csp, e.Entry.Text)
-				cspMu.Unlock()
-			}
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithTimeout(bctx, 5*time.Minute) // a guard against hangs, not a speed check
-	defer stop()
+	bs := startBrowser(t, browser)
+	ctx := bs.ctx
 	b := &uiDriver{ctx: ctx}
 
 	t.Run("browse with filters and keyset pages", func(t *testing.T) {
@@ -181,14 +149,7 @@ func TestWebUI_BrowserCurator(t *testing.T) {
 		b.do(t, "wide again", chromedp.EmulateViewport(1280, 900))
 	})
 
-	if n := dialogs.Load(); n != 0 {
-		t.Errorf("%d JavaScript dialogs opened (content ran as script?)", n)
-	}
-	cspMu.Lock()
-	defer cspMu.Unlock()
-	if len(csp) != 0 {
-		t.Errorf("Content-Security-Policy violations:\n%s", strings.Join(csp, "\n"))
-	}
+	bs.check(t)
 }
 
 // uiDriver holds the browser steps TestWebUI_BrowserCurator repeats.
