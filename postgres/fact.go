@@ -63,10 +63,16 @@ func (s *Store) createOne(ctx context.Context, f *holomem.Fact, logged bool) (bo
 // CreateFact. Nothing is stored when one fact is invalid; the error names
 // its index.
 func (s *Store) CreateFacts(ctx context.Context, fs []*holomem.Fact) ([]bool, error) {
+	return s.writeBatch(ctx, func(w *wtx) ([]bool, error) { return w.createFactsBulk(fs) })
+}
+
+// writeBatch runs one batch write and counts the facts it created (Close
+// runs ANALYZE after enough of them).
+func (s *Store) writeBatch(ctx context.Context, write func(w *wtx) ([]bool, error)) ([]bool, error) {
 	var created []bool
 	err := s.update(ctx, func(w *wtx) error {
 		var err error
-		created, err = w.createFactsBulk(fs)
+		created, err = write(w)
 		return err
 	})
 	if err != nil {

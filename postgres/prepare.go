@@ -104,22 +104,6 @@ func (s *Store) PrepareFacts(fs []*holomem.Fact, known []*text.Extraction) (writ
 		return nil, fmt.Errorf("create facts: %w", err)
 	}
 	return func(ctx context.Context) ([]bool, error) {
-		var created []bool
-		err := s.update(ctx, func(w *wtx) error {
-			var err error
-			created, err = w.createFactsBulkPrepared(fs, p)
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("create facts: %w", err)
-		}
-		n := 0
-		for _, c := range created {
-			if c {
-				n++
-			}
-		}
-		s.bulkWritten.Add(int64(n))
-		return created, nil
+		return s.writeBatch(ctx, func(w *wtx) ([]bool, error) { return w.createFactsBulkPrepared(fs, p) })
 	}, nil
 }
