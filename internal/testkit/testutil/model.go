@@ -14,7 +14,7 @@ import (
 // fixtures load the same from any package's tests.
 func moduleRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // TinyModelConfig is a small XLM-R-style encoder whose vocabulary fits the
