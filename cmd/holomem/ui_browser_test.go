@@ -98,13 +98,7 @@ const xssContent = "<script>window.pwned=1</script> \"><img src=x onerror=\"wind
 // real `holomem serve` over a real SQLite file, asserting on the DOM. With
 // -update it rewrites the screenshots (docs/ui/*.png).
 func TestWebUI_Browser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
-	browser := findBrowser()
-	if browser == "" {
-		t.Skip("no Chromium found (install it with `apt-get install -y chromium`, which .ci/run does, or set HOLOMEM_CHROME): browser tests skipped")
-	}
+	browser := browserOrSkip(t)
 	c := newCLI(t)
 	c.ok("add", "We deploy nginx with Ansible; the playbook is deploy/nginx.yml", "--category", "project", "--tags", "ops,nginx")
 	c.ok("add", "Alice prefers dark mode in the editor", "--category", "user_pref")
@@ -671,4 +665,18 @@ func (bs *browserSession) check(t *testing.T) {
 	if len(bs.csp) != 0 {
 		t.Errorf("Content-Security-Policy violations (htmx or a page needs inline code):\n%s", strings.Join(bs.csp, "\n"))
 	}
+}
+
+// browserOrSkip returns the Chromium to drive, or skips t (in -short mode,
+// or when none is installed) saying how to get one.
+func browserOrSkip(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	browser := findBrowser()
+	if browser == "" {
+		t.Skip("no Chromium found (install it with `apt-get install -y chromium`, which .ci/run does, or set HOLOMEM_CHROME): browser tests skipped")
+	}
+	return browser
 }

@@ -16,13 +16,7 @@ import (
 // against `holomem serve` over a real SQLite file. With -update it
 // rewrites their screenshots (docs/ui/*.png) at 1280 and 390 px.
 func TestWebUI_BrowserCurator(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
-	browser := findBrowser()
-	if browser == "" {
-		t.Skip("no Chromium found (install it with `apt-get install -y chromium`, which .ci/run does, or set HOLOMEM_CHROME): browser tests skipped")
-	}
+	browser := browserOrSkip(t)
 	c := newCLI(t)
 	c.ok("add", "We deploy nginx with Ansible; the playbook is deploy/nginx.yml", "--category", "project", "--tags", "ops,nginx")
 	c.ok("add", "Issue 42: login page crashes on empty password in Safari", "--category", "issue", "--tags", "login")
